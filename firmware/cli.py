@@ -1,0 +1,46 @@
+"""The `tenball` console script: one entry point, a subcommand per job (contracts.md §0)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from firmware import bench, demo, rules_cli
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tenball", description="Automatic referee and scorer for Ten-Ball pool."
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    rules = commands.add_parser(
+        "rules", help="the rules engine as a JSON-lines session on stdin/stdout"
+    )
+    rules_cli.add_arguments(rules)
+    rules.set_defaults(handler=rules_cli.main)
+    demo_parser = commands.add_parser("demo", help="replay a recorded match to a scoreboard")
+    demo.add_arguments(demo_parser)
+    demo_parser.set_defaults(handler=demo.main)
+    bench_parser = commands.add_parser("bench", help="measure the speed of the pipeline's parts")
+    bench.add_arguments(bench_parser)
+    bench_parser.set_defaults(handler=bench.main)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
