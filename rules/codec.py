@@ -336,18 +336,25 @@ def parse_state(value: object, ruleset: object = None, options: object = None) -
         raise InputError("balls_on_table: empty while the rack goes on")
     positions = obj.get("positions")
     race_to = _int(obj.get("race_to", 7), "race_to", lo=1)
+    score = _per_player_int(obj.get("score", {"A": 0, "B": 0}), "score")
+    match_winner = _optional_player(obj, "match_winner")
+    if match_winner is None and max(score.a, score.b) >= race_to:
+        match_winner = Player.A if score.a >= race_to else Player.B
+    if match_winner is not None:
+        # A match with a winner is over, whatever phase the given state names.
+        phase = Phase.MATCH_OVER
     return MatchState(
         options=resolved,
         names=_names(obj.get("players", {"A": "A", "B": "B"})),
         race_to=race_to,
-        score=_per_player_int(obj.get("score", {"A": 0, "B": 0}), "score"),
+        score=score,
         table_mm=_table_mm(obj.get("table_mm", list(TABLE_9FT))),
         rack=_int(obj.get("rack", 1), "rack", lo=1),
         breaker=breaker,
         first_breaker=_player(obj.get("first_breaker", breaker.value), "first_breaker"),
         last_rack_winner=_optional_player(obj, "last_rack_winner"),
         rack_result=_rack_result(obj.get("rack_result")),
-        match_winner=_optional_player(obj, "match_winner"),
+        match_winner=match_winner,
         phase=phase,
         shooter=shooter,
         balls_on_table=balls,
