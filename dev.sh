@@ -50,6 +50,8 @@ case "$job" in
         ;;
     test)
         venv
+        # Tests talk to a real broker.
+        apt_install mosquitto
         say "ruff"
         .venv/bin/ruff check .
         .venv/bin/ruff format --check .
