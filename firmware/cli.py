@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from firmware import bench, demo, rules_cli
+from firmware import bench, demo, replay_cli, rules_cli
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -24,6 +24,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser = commands.add_parser("demo", help="replay a recorded match to a scoreboard")
     demo.add_arguments(demo_parser)
     demo_parser.set_defaults(handler=demo.main)
+    replay = commands.add_parser("replay", help="a recording through vision to shot facts")
+    replay_cli.add_replay_arguments(replay)
+    replay.set_defaults(handler=replay_cli.replay_main)
+    evaluate = commands.add_parser("evaluate", help="accuracy of vision on recordings with truth")
+    replay_cli.add_evaluate_arguments(evaluate)
+    evaluate.set_defaults(handler=replay_cli.evaluate_main)
     bench_parser = commands.add_parser("bench", help="measure the speed of the pipeline's parts")
     bench.add_arguments(bench_parser)
     bench_parser.set_defaults(handler=bench.main)

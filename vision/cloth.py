@@ -1,0 +1,127 @@
+"""What the empty cloth looks like, and how far each pixel is from it.
+
+The cloth is one colour under uneven lamp light; its model is a smooth per-pixel estimate of
+Y, U and V, made from the frame itself (balls cover a small part of it). A pixel belongs to
+something on the cloth when its colour is not the cloth's at some brightness: a shadow only
+darkens the cloth (Y, U-128 and V-128 scale together), so it is not foreground unless it is
+darker than any shadow a ball casts.
+
+Everything here works at half resolution, where the U and V planes of a YUV420 frame already
+are, so a frame's colour costs no conversion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.calibration import Calibration
+
+F32 = NDArray[np.float32]
+U8 = NDArray[np.uint8]
+
+# Darker than this fraction of the cloth's brightness is not a shadow (a black ball is).
+SHADOW_FLOOR = 0.5
+# Brighter than the cloth by this fraction: a ball (even one of the cloth's colour), its
+# highlight, a number circle. Lamps are smooth, so the model follows their hot spots.
+BRIGHTER = 0.12
+# Chroma that a change of brightness cannot explain, in 8-bit units.
+CHROMA = 12.0
+MEDIAN_MM = 230.0  # cloth-model window: four balls wide, much less than a lamp's falloff
+
+
+@dataclass(frozen=True)
+class Planes:
+    """A frame as YUV420 planes: Y at full resolution, U and V at half."""
+
+    y: U8
+    u: U8
+    v: U8
+
+    @classmethod
+    def from_bgr(cls, bgr: U8) -> Planes:
+        height, width = bgr.shape[:2]
+        i420 = np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420), dtype=np.uint8)
+        quarter = (height // 2) * (width // 2)
+        chroma = i420[height:].reshape(-1)
+        return cls(
+            y=i420[:height],
+            u=chroma[:quarter].reshape(height // 2, width // 2),
+            v=chroma[quarter : 2 * quarter].reshape(height // 2, width // 2),
+        )
+
+    def to_bgr(self) -> U8:
+        height, width = self.y.shape
+        i420 = np.concatenate([self.y.reshape(-1), self.u.reshape(-1), self.v.reshape(-1)])
+        frame = i420.reshape(height * 3 // 2, width)
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_YUV2BGR_I420), np.uint8)
+
+    def y_half(self) -> U8:
+        height, width = self.u.shape
+        return np.asarray(cv2.resize(self.y, (width, height), interpolation=cv2.INTER_AREA))
+
+
+@dataclass(frozen=True, eq=False)
+class ClothModel:
+    """The cloth's expected Y, U-128, V-128 at half resolution, and the table's mask."""
+
+    y: F32
+    u: F32
+    v: F32
+    inv_y: F32  # 1 / y, precomputed: every frame divides by it
+    table_mask: U8  # 255 on the playing surface
+
+    @classmethod
+    def estimate(cls, planes: Planes, calibration: Calibration) -> ClothModel:
+        """The cloth seen in this frame, whatever is on it.
+
+        A median over a window of a few balls' width passes over balls (and a rack, which
+        covers less than half of any window) and follows the lamp's hot spots; outside the
+        playing surface the cloth's overall colour stands in, so the rails do not bleed in.
+        """
+        height, width = planes.u.shape
+        mask = np.zeros((height, width), np.uint8)
+        outline = calibration.table_polygon().astype(np.float64) / 2.0
+        cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], (255,))
+        on_table = mask > 0
+        window = 2 * max(2, round(MEDIAN_MM / (4 * calibration.mm_per_px()))) + 1
+        smooth = []
+        for plane in (planes.y_half(), planes.u, planes.v):
+            filled = np.where(on_table, plane, np.uint8(np.median(plane[on_table])))
+            median = cv2.medianBlur(filled.astype(np.uint8), min(window, 255))
+            # A little blur takes out the median's steps.
+            smooth.append(np.asarray(cv2.blur(median.astype(np.float32), (5, 5)), np.float32))
+        y, u, v = smooth
+        return cls(
+            y=y,
+            u=u - 128.0,
+            v=v - 128.0,
+            inv_y=(1.0 / np.maximum(y, 1.0)).astype(np.float32),
+            table_mask=mask,
+        )
+
+    def foreground(
+        self, y_half: U8, u: U8, v: U8, box: tuple[int, int, int, int] | None = None
+    ) -> tuple[F32, F32]:
+        """How much each pixel differs from the cloth: (colour, dark) scores, >1 meaning clearly.
+
+        `colour` is what no shadow can explain: chroma the cloth does not have at any
+        brightness, or more light than the lamp gives the cloth. `dark` is darkness beyond
+        what shadows usually reach; a black ball is dark, but so is a deep shadow, so the
+        detector treats it with care. `box` (x0, y0, x1, y1) restricts the work to a window,
+        in half-resolution pixels.
+        """
+        x0, y0, x1, y1 = box if box is not None else (0, 0, u.shape[1], u.shape[0])
+        window = np.s_[y0:y1, x0:x1]
+        k = y_half[window].astype(np.float32) * self.inv_y[window]
+        du = u[window].astype(np.float32) - 128.0 - k * self.u[window]
+        dv = v[window].astype(np.float32) - 128.0 - k * self.v[window]
+        chroma = np.sqrt(du * du + dv * dv) * (1.0 / CHROMA)
+        bright = (k - 1.0) * (1.0 / BRIGHTER)
+        on_table = self.table_mask[window] > 0
+        colour = np.where(on_table, np.maximum(chroma, bright), 0.0).astype(np.float32)
+        dark = np.where(on_table, (1.0 - k) * (1.0 / (1.0 - SHADOW_FLOOR)), 0.0)
+        return colour, dark.astype(np.float32)

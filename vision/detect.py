@@ -1,0 +1,283 @@
+"""Balls in a frame: blobs that are not cloth, split into ball-sized discs.
+
+A blob of touching balls (a rack, a cluster, a ball against another) has about k times one
+ball's area; its pixels are split among k centres by Lloyd's iterations, which for touching
+equal discs converge on the discs' centres. Blobs that are not made of balls (an arm, a cue)
+are reported as occluders: a ball under them is hidden, not gone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.cloth import F32
+
+FOREGROUND = 1.0
+# A blob holds whole balls when k discs cover this much of it.
+MIN_DISC_COVER = 0.72
+# ...and each centre lies this deep inside it, in radii (a cue is thinner than a ball).
+MIN_DEPTH = 0.6
+
+
+@dataclass(frozen=True)
+class Disc:
+    """One ball seen in the image (full-resolution pixels)."""
+
+    x: float
+    y: float
+    cluster: int  # how many balls share its blob
+    cover: float  # how much of its share of the blob the disc explains
+    streak: bool = False  # blurred along its path (its colour is mixed with the cloth's)
+
+
+@dataclass(frozen=True, eq=False)
+class Occluder:
+    """Something on the table that is not a ball: an arm, a hand, a cue (full-res outline)."""
+
+    outline: NDArray[np.float32]  # (n, 1, 2) contour points
+
+    def distance(self, x: float, y: float) -> float:
+        """Distance from a point to the outline: positive inside, negative outside."""
+        return float(cv2.pointPolygonTest(self.outline, (x, y), True))
+
+
+@dataclass(frozen=True)
+class Detections:
+    discs: tuple[Disc, ...]
+    occluders: tuple[Occluder, ...]
+
+
+def detect(
+    colour: F32,
+    dark: F32,
+    radius_half: float,
+    origin: tuple[int, int] = (0, 0),
+    dark_balls: int = 0,
+    expected: int | None = None,
+    moving: tuple[Motion, ...] = (),
+) -> Detections:
+    """Balls in the foreground scores of ClothModel.foreground (half resolution).
+
+    `radius_half` is a ball's radius in half-resolution pixels; `origin` is the maps' top-left
+    corner in the half-resolution frame. `dark_balls` is how many black balls may be here (the
+    8, when it is on the table): darkness alone cannot tell a black ball from a deep shadow,
+    so at most that many of the darkest ball-sized regions away from other balls are taken.
+    `expected`, when known, is how many balls the maps hold: a cluster whose area undercounts
+    (a ball of the cloth's colour in a rack) gets the missing ones. `moving` are where balls
+    in motion are expected: a fast ball is a streak, not a row of balls. Positions come back in
+    full-resolution pixels.
+    """
+    mask = (colour > FOREGROUND).astype(np.uint8)
+    blobs = _blobs(mask, colour, radius_half)
+    for blob in blobs:
+        if any(_is_streak_of(blob, m, radius_half, origin) for m in moving):
+            blob.count, blob.balls, blob.streak = 1, True, True
+    if expected is not None:
+        missing = expected - dark_balls - sum(b.count for b in blobs if b.balls)
+        clusters = sorted((b for b in blobs if b.balls and b.count > 1), key=lambda b: -b.area)
+        if missing > 0 and clusters:
+            clusters[0].count += missing
+    discs: list[Disc] = []
+    occluders: list[Occluder] = []
+    ox, oy = origin
+    beside: list[Disc] = []  # balls that share a blob with an arm or a cue: certainly balls
+    for blob in blobs:
+        x, y, _, _ = blob.box
+        centres, cover, thick = (
+            _split(blob.weights, blob.count, radius_half) if blob.balls else ([], 0.0, [])
+        )
+        if blob.streak:
+            cover = 1.0  # a streak is one ball spread along its path, not a disc
+        whole = blob.balls and cover >= MIN_DISC_COVER and all(thick)
+        if not whole:
+            outline = blob.contour.astype(np.float32) + np.array([ox, oy], np.float32)
+            occluders.append(Occluder(outline * 2 + 0.5))
+        for (cx, cy), ok in zip(centres, thick, strict=True):
+            if ok and cover >= MIN_DISC_COVER:
+                disc = _full_res(ox + x + cx, oy + y + cy, blob.count, cover, blob.streak)
+                (discs if whole else beside).append(disc)
+    if dark_balls:
+        discs.extend(_dark_discs(dark, mask, discs + beside, radius_half, origin, dark_balls))
+    # Fingers and a cue's ferrule near an arm look like balls; a ball there is hidden anyway.
+    near = 3 * radius_half
+    discs = [d for d in discs if all(o.distance(d.x, d.y) < -near for o in occluders)]
+    return Detections(tuple(discs + beside), tuple(occluders))
+
+
+def _full_res(hx: float, hy: float, cluster: int, cover: float, streak: bool = False) -> Disc:
+    # Half-resolution pixel centres sit at (i + 0.5) * 2 - 0.5 in full resolution.
+    return Disc(2 * hx + 0.5, 2 * hy + 0.5, cluster, cover, streak)
+
+
+@dataclass(frozen=True)
+class Motion:
+    """A ball in motion as the tracker predicts it: half-resolution frame pixels and px/s."""
+
+    x: float
+    y: float
+    vx: float
+    vy: float
+
+
+def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int, int]) -> bool:
+    """A ball blurred along its path: one ball wide, longer along its velocity.
+
+    A ball just struck has no velocity yet: its streak is one that starts where it rested.
+    """
+    ox, oy = origin
+    point = (motion.x - ox, motion.y - oy)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(blob.contour)
+    short, long_ = min(w, h), max(w, h)
+    if not (1.0 * radius <= short <= 2.8 * radius) or long_ < 1.3 * short:
+        return False
+    axis = math.radians(angle if w >= h else angle + 90)
+    ux, uy = math.cos(axis), math.sin(axis)
+    speed = math.hypot(motion.vx, motion.vy)
+    if speed > 0:
+        if cv2.pointPolygonTest(blob.contour, point, True) < -3 * radius:
+            return False
+        return abs(ux * motion.vx + uy * motion.vy) / speed > math.cos(math.radians(30))
+    # Struck since the last frame: the streak lies on a line through where the ball rested.
+    off_axis = abs((point[0] - cx) * uy - (point[1] - cy) * ux)
+    along = abs((point[0] - cx) * ux + (point[1] - cy) * uy)
+    return off_axis <= 1.2 * radius and along <= 4 * long_
+
+
+@dataclass
+class _Blob:
+    contour: NDArray[np.int32]
+    box: tuple[int, int, int, int]
+    weights: NDArray[np.float32]
+    area: float
+    count: int
+    balls: bool
+    streak: bool = False
+
+
+def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blob]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    ball_area = math.pi * radius_half * radius_half
+    out = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        patch = mask[y : y + h, x : x + w]
+        area = float(patch.sum())
+        if area < 0.35 * ball_area:
+            continue  # noise, a highlight, a sliver of a ball at a window's edge
+        weights = np.minimum(score[y : y + h, x : x + w], 3.0) * patch
+        count = max(1, round(area / ball_area))
+        points = np.asarray(contour, dtype=np.int32)
+        out.append(_Blob(points, (x, y, w, h), weights, area, count, count <= 12))
+    return out
+
+
+def _dark_discs(
+    dark: F32,
+    colour_mask: NDArray[np.uint8],
+    found: list[Disc],
+    radius_half: float,
+    origin: tuple[int, int],
+    wanted: int,
+) -> list[Disc]:
+    """The most ball-like dark regions that are not the shading or shadow of a found ball."""
+    mask = ((dark > 1.0) & (colour_mask == 0)).astype(np.uint8)
+    ox, oy = origin
+    for disc in found:
+        hx, hy = (disc.x - 0.5) / 2 - ox, (disc.y - 0.5) / 2 - oy
+        cv2.circle(mask, (round(hx), round(hy)), round(1.6 * radius_half), (0,), -1)
+    ball_area = math.pi * radius_half * radius_half
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    scored = []
+    for contour in contours:
+        area = cv2.contourArea(contour) + 0.5 * cv2.arcLength(contour, True)
+        if area < 0.5 * ball_area or area > 3.0 * ball_area:
+            continue
+        (cx, cy), enclosing = cv2.minEnclosingCircle(contour)
+        roundness = area / (math.pi * enclosing * enclosing)
+        depth = (
+            float(dark[round(cy), round(cx)])
+            if 0 <= round(cy) < dark.shape[0] and 0 <= round(cx) < dark.shape[1]
+            else 0.0
+        )
+        moments = cv2.moments(contour)
+        if moments["m00"] > 0:
+            cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+        scored.append((roundness + 0.2 * min(depth, 3.0) - abs(area / ball_area - 1) * 0.3, cx, cy))
+    scored.sort(reverse=True)
+    return [_full_res(ox + cx, oy + cy, 1, 1.0) for _, cx, cy in scored[:wanted]]
+
+
+def _depth(weights: NDArray[np.float32]) -> NDArray[np.float32]:
+    """How far inside the blob each pixel is (distance to the nearest pixel outside)."""
+    mask = (weights > 0).astype(np.uint8)
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=(0,))
+    return np.asarray(cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1])
+
+
+def _split(
+    weights: NDArray[np.float32], count: int, radius: float
+) -> tuple[list[tuple[float, float]], float, list[bool]]:
+    """k centres of the weighted blob, how well k discs of `radius` cover it, and which
+    centres lie deep enough inside it to be a ball's."""
+    ys, xs = np.nonzero(weights)
+    w = weights[ys, xs].astype(np.float64)
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    if count == 1:
+        centre = (pts * w[:, None]).sum(axis=0) / w.sum()
+        centres = centre[None, :]
+    else:
+        centres = _seeds(weights, count, radius)
+        for _ in range(12):
+            d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            nearest = np.argmin(d2, axis=1)
+            moved = np.array(
+                [
+                    (pts[nearest == i] * w[nearest == i, None]).sum(axis=0) / w[nearest == i].sum()
+                    if np.any(nearest == i)
+                    else centres[i]
+                    for i in range(count)
+                ]
+            )
+            done = np.abs(moved - centres).max() < 0.01
+            centres = moved
+            if done:
+                break
+    dist = np.sqrt(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2))
+    cover = float((dist.min(axis=1) <= radius + 0.75).mean())
+    # A ball is as thick as itself; a cue or a finger only crosses where a ball would be.
+    depth = _depth(weights)
+    thick = [
+        float(
+            depth[
+                min(max(round(cy), 0), depth.shape[0] - 1),
+                min(max(round(cx), 0), depth.shape[1] - 1),
+            ]
+        )
+        >= MIN_DEPTH * radius
+        for cx, cy in centres
+    ]
+    return [(float(cx), float(cy)) for cx, cy in centres], cover, thick
+
+
+def _seeds(weights: NDArray[np.float32], count: int, radius: float) -> NDArray[np.float64]:
+    """Starting centres: the blob's most interior points, at least a ball apart."""
+    depth = _depth(weights)
+    order = np.argsort(depth, axis=None)[::-1]
+    ys, xs = np.unravel_index(order, depth.shape)
+    chosen: list[tuple[float, float]] = []
+    min_gap2 = (1.4 * radius) ** 2
+    for x, y in zip(xs, ys, strict=True):
+        if depth[y, x] <= 0:
+            break
+        if all((x - cx) ** 2 + (y - cy) ** 2 >= min_gap2 for cx, cy in chosen):
+            chosen.append((float(x), float(y)))
+            if len(chosen) == count:
+                break
+    while len(chosen) < count:  # a blob too thin for k interior points: spread along it
+        chosen.append((float(xs[len(chosen)]), float(ys[len(chosen)])))
+    return np.array(chosen)

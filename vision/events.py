@@ -1,0 +1,320 @@
+"""A shot's events from the balls' tracks: pure functions over positions in mm and seconds.
+
+Positions are sampled once a frame, and at break speed the cue ball crosses more than a ball
+between two frames, so times come from the trajectories, not from the frames: a contact is
+where the incoming path meets the other ball (or the cushion), extrapolated to a fraction of a
+frame.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.geometry import BALL_RADIUS_MM, RAILS, Rail, Table
+
+BallKey = int | str
+F64 = NDArray[np.float64]
+
+# A ball has left its spot once it is this far from it (position noise is a millimetre or two).
+MOVED_MM = 5.0
+# Contacts closer than this to each other (in time) cannot be ordered: a split hit.
+SPLIT_HIT_S = 0.002
+# A cushion gap under this at the start of a shot is a ball frozen to it (WPA 8.4).
+FROZEN_MM = 3.0
+# A frozen ball has left its cushion once the gap exceeds this.
+LEFT_CUSHION_MM = 8.0
+# How close to a cushion a ball must come, and how sharply turn, for a cushion contact.
+CUSHION_REACH_MM = 14.0
+MIN_TURN_RAD = math.radians(12)
+SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 0.1 s
+
+
+@dataclass(frozen=True)
+class Path:
+    """One ball's track during a shot: sample times, positions, and where it was seen."""
+
+    key: BallKey
+    t: F64
+    xy: F64  # (n, 2); rows where not seen repeat the last seen position
+    seen: NDArray[np.bool_]
+    start: tuple[float, float]  # where it rested before the strike
+
+    def first_moved(self) -> int | None:
+        """Index of the first sample seen away from its starting spot, if any.
+
+        A ball lost from sight for good (pocketed at once) moved when it was lost; one hidden
+        for a moment (merged with the ball that hit it) is judged where it is seen again.
+        """
+        start = np.asarray(self.start)
+        away = self.seen & (np.linalg.norm(self.xy - start, axis=1) > MOVED_MM)
+        hits = np.nonzero(away)[0]
+        if len(hits):
+            return int(hits[0])
+        last = self.last_seen()
+        if last is not None and last + 1 < len(self.t):
+            return last + 1
+        return None
+
+    def last_seen(self) -> int | None:
+        hits = np.nonzero(self.seen)[0]
+        return int(hits[-1]) if len(hits) else None
+
+
+@dataclass(frozen=True)
+class Event:
+    t: float
+    type: str
+    balls: tuple[BallKey, ...] = ()
+    rail: str | None = None
+    pocket: str | None = None
+    frozen_no_leave: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"t": round(self.t, 4), "type": self.type}
+        if self.type == "contact":
+            out["balls"] = list(self.balls)
+        else:
+            out["ball"] = self.balls[0]
+        if self.rail is not None:
+            out["rail"] = self.rail
+        if self.pocket is not None:
+            out["pocket"] = self.pocket
+        return out
+
+
+@dataclass(frozen=True)
+class ShotEvents:
+    t_start: float
+    t_end: float
+    first_contact: int | None
+    first_contact_tie: tuple[int, ...]
+    events: tuple[Event, ...] = field(default_factory=tuple)
+
+
+# ----- the strike and the first contact -----------------------------------------------------
+
+
+def strike_time(cue: Path) -> float | None:
+    """When the tip struck: the cue ball's first motion extrapolated back to its spot."""
+    first = cue.first_moved()
+    if first is None or not cue.seen[first]:
+        return None if first is None else float(cue.t[first])
+    start = np.asarray(cue.start)
+    end = min(first + 2, len(cue.t) - 1)
+    if end > first and cue.seen[end]:
+        speed = np.linalg.norm(cue.xy[end] - cue.xy[first]) / (cue.t[end] - cue.t[first])
+    else:
+        prev = max(first - 1, 0)
+        speed = np.linalg.norm(cue.xy[first] - start) / max(cue.t[first] - cue.t[prev], 1e-6)
+    travelled = float(np.linalg.norm(cue.xy[first] - start))
+    back = travelled / speed if speed > 1e-6 else 0.0
+    earliest = cue.t[first - 1] if first > 0 else cue.t[first]
+    return float(max(cue.t[first] - back, earliest))
+
+
+def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | None:
+    """First time after `t_from` the cue ball's centre comes within `reach` of `target`.
+
+    Between samples the ball is taken to keep the velocity it had coming in (a contact bends
+    the path only after it happens), which places the moment to a fraction of a frame.
+    """
+    d = np.linalg.norm(cue.xy - target, axis=1)
+    valid = cue.seen & (cue.t >= t_from - 1e-9)
+    for i in range(1, len(cue.t)):
+        if not valid[i]:
+            continue
+        if d[i] > reach:
+            continue
+        j = i - 1
+        while j >= 0 and not cue.seen[j]:
+            j -= 1
+        if j < 0 or d[j] <= reach:
+            return float(cue.t[i] if j < 0 else max(cue.t[j], t_from))
+        k = j - 1
+        while k >= 0 and not cue.seen[k]:
+            k -= 1
+        p0 = cue.xy[j]
+        if k >= 0 and cue.t[j] - cue.t[k] > 0:
+            velocity = (cue.xy[j] - cue.xy[k]) / (cue.t[j] - cue.t[k])
+        else:
+            velocity = (cue.xy[i] - cue.xy[j]) / (cue.t[i] - cue.t[j])
+        hit = _ray_circle(p0, velocity, target, reach)
+        span = cue.t[i] - cue.t[j]
+        if hit is None or hit > 1.5 * span:
+            # The straight line misses; the path bent earlier: interpolate the distances.
+            frac = (d[j] - reach) / max(d[j] - d[i], 1e-9)
+            return float(cue.t[j] + frac * span)
+        return float(cue.t[j] + min(hit, span))
+    return None
+
+
+def _ray_circle(p0: F64, velocity: F64, centre: F64, radius: float) -> float | None:
+    """Time when p0 + v·t first enters the circle, or None."""
+    rel = p0 - centre
+    a = float(velocity @ velocity)
+    if a < 1e-12:
+        return None
+    b = 2 * float(rel @ velocity)
+    c = float(rel @ rel) - radius * radius
+    disc = b * b - 4 * a * c
+    if disc < 0:
+        return None
+    t = (-b - math.sqrt(disc)) / (2 * a)
+    return t if t >= 0 else None
+
+
+def first_contacts(
+    cue: Path, others: list[Path], t_strike: float
+) -> tuple[list[tuple[float, int]], float]:
+    """Object balls the cue ball reached before anything else moved them, earliest first."""
+    reach = 2 * BALL_RADIUS_MM + 1.5  # the position noise of two balls
+    found: list[tuple[float, int]] = []
+    for path in others:
+        moved = path.first_moved()
+        if moved is None or not isinstance(path.key, int):
+            continue
+        when = _reach_time(cue, np.asarray(path.start), reach, t_strike)
+        if when is None:
+            continue
+        # The ball cannot have been struck by the cue ball after it was already moving.
+        frame = float(path.t[1] - path.t[0]) if len(path.t) > 1 else 0.0
+        if when > float(path.t[moved]) + 0.5 * frame:
+            continue
+        found.append((when, path.key))
+    found.sort()
+    return found, reach
+
+
+# ----- cushions -------------------------------------------------------------------------------
+
+
+def _rail_for_point(table: Table, xy: F64) -> Rail:
+    """The cushion (or the jaw belonging to it) nearest to a point."""
+    gaps = table.rail_gaps(xy[None, :])[0]
+    return RAILS[int(np.argmin(gaps))]
+
+
+def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False) -> list[Event]:
+    """Every cushion the ball turned off after `t_from` (and the one it ran into and stopped).
+
+    A contact is a turn of the path within reach of a cushion that no other ball explains;
+    its time is where the incoming line meets the cushion's touching line.
+    """
+    idx = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] >= t_from - 1e-9]
+    events: list[Event] = []
+    if len(idx) < 2:
+        return events
+    start_gaps = table.rail_gaps(np.asarray(path.start)[None, :])[0]
+    frozen = {RAILS[r] for r in range(4) if start_gaps[r] < FROZEN_MM}
+    left: set[Rail] = set()
+    pts = path.xy[idx]
+    times = path.t[idx]
+    gaps = table.rail_gaps(pts)
+    for r in range(4):
+        if RAILS[r] in frozen and np.any(gaps[:, r] > LEFT_CUSHION_MM):
+            left.add(RAILS[r])
+    for k in range(1, len(idx) - 1):
+        v_in = (pts[k] - pts[k - 1]) / max(times[k] - times[k - 1], 1e-6)
+        v_out = (pts[k + 1] - pts[k]) / max(times[k + 1] - times[k], 1e-6)
+        for r, rail in enumerate(RAILS):
+            normal = _inward_normal(rail)
+            n_in, n_out = float(v_in @ normal), float(v_out @ normal)
+            if not (n_in < -1.0 and n_out > 1.0):
+                continue  # not towards this cushion and then away from it
+            reach = min(gaps[k - 1, r], gaps[k, r], gaps[k + 1, r])
+            step = float(np.linalg.norm(v_in)) * float(times[k] - times[k - 1])
+            if reach > CUSHION_REACH_MM + 0.25 * step:
+                continue
+            # Extrapolate the incoming line to the touching line (gap 0).
+            g_prev = gaps[k - 1, r]
+            t_hit = float(times[k - 1] + max(g_prev, 0.0) / max(-n_in, 1e-6))
+            t_hit = min(max(t_hit, float(times[k - 1])), float(times[k + 1]))
+            events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+    # A ball that rolls into a cushion and stops there has touched it (one that went on
+    # into a pocket was last seen in the pocket's mouth, past the cushion lines).
+    last = len(idx) - 1
+    for r, rail in enumerate(RAILS if not gone else ()):
+        if (
+            gaps[last, r] < FROZEN_MM
+            and gaps[0, r] > FROZEN_MM
+            and not any(e.rail == rail.value for e in events)
+        ):
+            approach = np.nonzero(gaps[:, r] < FROZEN_MM)[0]
+            events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen, left))
+    return _merge_same(events)
+
+
+def _cushion_event(key: BallKey, rail: Rail, t: float, frozen: set[Rail], left: set[Rail]) -> Event:
+    return Event(
+        t, "rail", (key,), rail=rail.value, frozen_no_leave=rail in frozen and rail not in left
+    )
+
+
+def _inward_normal(rail: Rail) -> F64:
+    return {
+        Rail.HEAD: np.array([1.0, 0.0]),
+        Rail.FOOT: np.array([-1.0, 0.0]),
+        Rail.LEFT: np.array([0.0, 1.0]),
+        Rail.RIGHT: np.array([0.0, -1.0]),
+    }[rail]
+
+
+def _merge_same(events: list[Event]) -> list[Event]:
+    events.sort(key=lambda e: e.t)
+    kept: list[Event] = []
+    for event in events:
+        if any(
+            e.rail == event.rail and e.balls == event.balls and event.t - e.t < SAME_CONTACT_S
+            for e in kept
+        ):
+            continue
+        kept.append(event)
+    return kept
+
+
+# ----- pockets and leaving the table --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Disappearance:
+    key: BallKey
+    t: float  # when it reached the pocket (or the table's edge)
+    pocket: str | None  # None: off the table
+
+
+def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | None:
+    """How a ball that is gone at the end of the shot left: into which pocket, or off."""
+    last = path.last_seen()
+    if last is None:
+        return Disappearance(path.key, float(path.t[0]), None)
+    xy = path.xy[last]
+    prev = last - 1
+    while prev >= 0 and not path.seen[prev]:
+        prev -= 1
+    velocity = (
+        (xy - path.xy[prev]) / max(path.t[last] - path.t[prev], 1e-6) if prev >= 0 else np.zeros(2)
+    )
+    # Where it was heading: a frame or two on (a fast ball is past the jaws by then).
+    ahead = xy + velocity * t_step
+    names = list(table.pockets)
+    centres = np.array([table.pockets[n] for n in names])
+    best = None
+    for point in (xy, ahead):
+        dist = np.linalg.norm(centres - point, axis=1)
+        i = int(np.argmin(dist))
+        reach = table.pocket_mouth(names[i]) / 2 + 2 * BALL_RADIUS_MM
+        if dist[i] <= reach and (best is None or dist[i] < best[1]):
+            best = (names[i], float(dist[i]))
+    speed = float(np.linalg.norm(velocity))
+    if best is not None:
+        pocket = best[0]
+        to_go = max(
+            float(np.linalg.norm(np.asarray(table.pockets[pocket]) - xy)) - 2 * BALL_RADIUS_MM, 0.0
+        )
+        t = float(path.t[last]) + (min(to_go / speed, t_step) if speed > 1 else 0.0)
+        return Disappearance(path.key, t, pocket)
+    return Disappearance(path.key, float(path.t[last]) + t_step / 2, None)

@@ -1,0 +1,157 @@
+"""Which ball is which: the cue ball or 1–10, by colour, stripe and the set still on the table.
+
+A ball's look is measured on its disc: how much of it is white, black or coloured, and the
+colour's chroma relative to the cloth's brightness (so an exposure change does not move it).
+Stripes (9, 10) show much more white than solids (1, 2) over a shot, whatever way they roll.
+The set of balls on the table is known from the rules, so ids are assigned all at once
+(each id to one ball), which settles what one look alone cannot.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.assignment import assign
+from vision.cloth import ClothModel, Planes
+
+BallKey = int | str  # 1..10 or "cue"
+
+# WPA ball colours (sRGB) as players know them; 9 and 10 are the stripes of 1 and 2.
+PALETTE_RGB: dict[int, tuple[int, int, int]] = {
+    1: (245, 195, 20),
+    2: (20, 60, 190),
+    3: (210, 25, 30),
+    4: (90, 35, 130),
+    5: (250, 110, 20),
+    6: (20, 120, 60),
+    7: (120, 25, 35),
+    9: (245, 195, 20),
+    10: (20, 60, 190),
+}
+STRIPES = (9, 10)
+WHITE_CHROMA = 26.0  # below this (8-bit units) a bright pixel is white, a dark one black
+UNASSIGNED_COST = 40.0
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a ball looked like: fractions of its disc, and its mean chroma over the cloth."""
+
+    white: float
+    dark: float
+    colour: float
+    chroma: tuple[float, float]  # (U, V) of the coloured pixels / cloth brightness
+    weight: float  # how many pixels it rests on
+    at_rest: bool = True  # taken while the ball stood still (not blurred)
+
+    @staticmethod
+    def combine(looks: Iterable[Look]) -> Look | None:
+        """The mean look; looks at rest only, when there are any (blur mixes in the cloth)."""
+        items = [lk for lk in looks if lk.weight > 0]
+        if any(lk.at_rest for lk in items):
+            items = [lk for lk in items if lk.at_rest]
+        total = sum(lk.weight for lk in items)
+        if total == 0:
+            return None
+
+        def mean(f: Callable[[Look], float]) -> float:
+            return sum(f(lk) * lk.weight for lk in items) / total
+
+        coloured = sum(lk.weight * lk.colour for lk in items)
+        chroma_u = sum(lk.chroma[0] * lk.weight * lk.colour for lk in items) / max(coloured, 1e-9)
+        chroma_v = sum(lk.chroma[1] * lk.weight * lk.colour for lk in items) / max(coloured, 1e-9)
+        return Look(
+            white=mean(lambda lk: lk.white),
+            dark=mean(lambda lk: lk.dark),
+            colour=mean(lambda lk: lk.colour),
+            chroma=(chroma_u, chroma_v),
+            weight=total,
+        )
+
+
+def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: float, y: float,
+            radius_px: float) -> Look:  # fmt: skip
+    """Measure a ball's look around its image centre (full-resolution pixels)."""
+    hx, hy = (x + 0.5) / 2 - 0.5, (y + 0.5) / 2 - 0.5
+    r = max(1.0, 0.8 * radius_px / 2)
+    x0, x1 = max(0, int(hx - r)), min(y_half.shape[1], int(hx + r) + 2)
+    y0, y1 = max(0, int(hy - r)), min(y_half.shape[0], int(hy + r) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return Look(0, 0, 0, (0, 0), 0)
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    disc = (gx - hx) ** 2 + (gy - hy) ** 2 <= r * r
+    lum = y_half[y0:y1, x0:x1][disc].astype(np.float32)
+    u = planes.u[y0:y1, x0:x1][disc].astype(np.float32) - 128
+    v = planes.v[y0:y1, x0:x1][disc].astype(np.float32) - 128
+    level = float(
+        cloth.y[
+            int(min(max(hy, 0), cloth.y.shape[0] - 1)), int(min(max(hx, 0), cloth.y.shape[1] - 1))
+        ]
+    )
+    chroma = np.hypot(u, v)
+    grey = chroma < WHITE_CHROMA
+    white = grey & (lum > 1.45 * level)
+    dark = grey & (lum < 0.75 * level)
+    coloured = ~grey
+    n = float(len(lum))
+    if n == 0:
+        return Look(0, 0, 0, (0, 0), 0)
+    cu = float(u[coloured].mean()) / level if coloured.any() else 0.0
+    cv = float(v[coloured].mean()) / level if coloured.any() else 0.0
+    return Look(
+        white=float(white.sum()) / n,
+        dark=float(dark.sum()) / n,
+        colour=float(coloured.sum()) / n,
+        chroma=(cu, cv),
+        weight=n,
+    )
+
+
+def _palette_chroma(cloth_level: float) -> dict[int, tuple[float, float]]:
+    """The palette's chroma direction, in the same units as Look.chroma (unit length)."""
+    rgb = np.array([[PALETTE_RGB[k][::-1] for k in PALETTE_RGB]], np.uint8)
+    yuv = cv2.cvtColor(rgb, cv2.COLOR_BGR2YUV)[0].astype(np.float64) - [0, 128, 128]
+    out = {}
+    for key, (_, u, v) in zip(PALETTE_RGB, yuv, strict=True):
+        norm = math.hypot(u, v)
+        out[key] = (u / norm, v / norm)
+    return out
+
+
+_DIRECTIONS = _palette_chroma(1.0)
+
+
+def id_cost(look: Look, ball: BallKey) -> float:
+    """How unlike `ball` this look is (0: a perfect match)."""
+    if ball == "cue":
+        return 6 * (1 - look.white) ** 2 / 0.25 + 4 * look.colour**2 / 0.2 + 8 * look.dark
+    if ball == 8:
+        return 6 * (1 - look.dark - 0.1) ** 2 / 0.3 + 4 * look.colour**2 / 0.2 + 4 * look.white
+    assert isinstance(ball, int)
+    du, dv = _DIRECTIONS[ball]
+    cu, cv = look.chroma
+    size = math.hypot(cu, cv)
+    angle = math.acos(max(-1.0, min(1.0, (cu * du + cv * dv) / size))) if size > 1e-6 else math.pi
+    hue = (angle / 0.45) ** 2
+    stripe = ball in STRIPES
+    white_expected = 0.45 if stripe else 0.06
+    white = (look.white - white_expected) ** 2 / (0.2 if stripe else 0.1) ** 2
+    # Maroon (7) is the darker red and purple (4) the darker blue: their chroma is smaller.
+    strength = {3: 0.5, 7: 0.3, 4: 0.3, 2: 0.45, 10: 0.45}.get(ball)
+    weak = 0.0 if strength is None else ((size - strength) / 0.2) ** 2 * 0.5
+    return hue * (0.3 + look.colour) + white + 3 * look.dark + weak
+
+
+def identify(looks: Sequence[Look], candidates: Iterable[BallKey]) -> dict[int, BallKey]:
+    """The best assignment of the candidate ids to the looks (index -> id)."""
+    ids = list(candidates)
+    if not looks or not ids:
+        return {}
+    cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
+    return {row: ids[col] for row, col in assign(cost, max_cost=UNASSIGNED_COST)}

@@ -1,0 +1,300 @@
+"""Frames in, shot facts out: the tracker, the shot's start and end, and its facts.
+
+`ShotDetector` is the seam the referee loop uses: `on_frame` for every frame, `on_pocket`
+for every pocket-sensor pulse, `finish` at the end of a recording; each returns the facts
+(contracts.md §3) of the shots that ended.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.cloth import Planes
+from vision.events import (
+    SPLIT_HIT_S,
+    Event,
+    Path,
+    cushion_contacts,
+    disappearance,
+    first_contacts,
+    strike_time,
+)
+from vision.identify import BallKey
+from vision.tracker import Observation, Tracker
+
+ALL_BALLS: tuple[BallKey, ...] = ("cue", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+REST_S = 0.3  # every ball still this long: the shot is over
+PRE_ROLL_S = 0.5  # frames kept from before a strike is noticed
+STRIKE_MM = 6.0  # the cue ball this far from its spot, and moving: a strike
+MAX_SHOT_S = 60.0
+CREEP_MM = 2.0  # a ball whose mean position moves this much in REST_S / 2 is still rolling
+PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw the drop
+
+
+@dataclass(frozen=True)
+class TrackedBall:
+    key: BallKey | None
+    x: float
+    y: float
+
+
+class ShotDetector:
+    """One table's shots, from frames and pocket pulses."""
+
+    def __init__(self, calibration: Calibration, on_table: Iterable[BallKey] = ALL_BALLS) -> None:
+        self.calibration = calibration
+        self.tracker = Tracker(calibration, on_table)
+        self._history: deque[Observation] = deque()
+        self._shot: list[Observation] | None = None
+        self._shot_keys: dict[int, BallKey | None] = {}
+        self._shot_start: dict[int, tuple[float, float]] = {}
+        self._pulses: list[tuple[float, str]] = []
+        self._shots = 0
+        self._quiet_since: float | None = None
+        self._last_t = -math.inf
+
+    # -- the seam ------------------------------------------------------------------------------
+
+    def set_on_table(self, balls: Iterable[BallKey]) -> None:
+        """The balls the rules say are on the table (the cue ball included)."""
+        self.tracker.on_table = set(balls) | {"cue"}
+
+    def on_pocket(self, pocket: str, t: float) -> None:
+        self._pulses.append((t, pocket))
+
+    def on_frame(self, t: float, planes: Planes) -> list[dict[str, Any]]:
+        self._last_t = t
+        observation = self.tracker.update(t, planes)
+        if self._shot is None:
+            self._history.append(observation)
+            while self._history and self._history[0].t < t - PRE_ROLL_S:
+                self._history.popleft()
+            if self._struck():
+                self._begin()
+            elif (
+                observation.changed
+                and self._at_rest(self._history, t)
+                and not any(o.occluders for o in self._history)
+            ):
+                # Something changed and settled (a hand placed the cue ball): re-find balls.
+                self.tracker.settle(t, planes)
+                self._history.clear()
+            return []
+        self._shot.append(observation)
+        over = self._at_rest(self._shot, t) or t - self._shot[0].t > MAX_SHOT_S
+        if not over:
+            return []
+        self.tracker.settle(t, planes, after_shot=True)
+        facts = self._facts()
+        self.tracker.forget_gone()
+        self._shot = None
+        self._history.clear()
+        return [facts]
+
+    def finish(self, planes: Planes | None = None) -> list[dict[str, Any]]:
+        """The facts of a shot still going on when the frames end (from the last frame)."""
+        if self._shot is None:
+            return []
+        if planes is not None:
+            self.tracker.settle(self._last_t, planes, after_shot=True)
+        facts = self._facts()
+        self.tracker.forget_gone()
+        self._shot = None
+        return [facts]
+
+    def tracked(self) -> list[TrackedBall]:
+        return [
+            TrackedBall(track.key, float(track.xy[0]), float(track.xy[1]))
+            for track in self.tracker.tracks.values()
+            if track.missing_since is None
+        ]
+
+    # -- shot boundaries -----------------------------------------------------------------------
+
+    def _struck(self) -> bool:
+        """The cue ball has left its spot on its own (not in a hand, which hides it)."""
+        cue = [t for t in self.tracker.tracks.values() if t.key == "cue"]
+        if cue:
+            track = cue[0]
+            return (
+                track.rest_xy is not None
+                and track.missing_since is None
+                and bool(np.hypot(*(track.xy - track.rest_xy)) > STRIKE_MM)
+            )
+        # The cue ball not yet identified: any ball leaving its spot starts a shot.
+        return any(
+            track.rest_xy is not None
+            and track.missing_since is None
+            and np.hypot(*(track.xy - track.rest_xy)) > 2 * STRIKE_MM
+            for track in self.tracker.tracks.values()
+        )
+
+    def _begin(self) -> None:
+        self._shot = list(self._history)
+        self._history.clear()
+        self._shot_keys = {tid: track.key for tid, track in self.tracker.tracks.items()}
+        self._shot_start = {
+            tid: (float(track.rest_xy[0]), float(track.rest_xy[1]))
+            for tid, track in self.tracker.tracks.items()
+            if track.rest_xy is not None
+        }
+
+    @staticmethod
+    def _at_rest(observations: Iterable[Observation], t: float) -> bool:
+        """Nothing in the picture has moved for REST_S, and no ball has crept on.
+
+        A slow ball changes a frame too little to see from one frame to the next, so the
+        balls' mean positions over the two halves of the window are compared as well.
+        """
+        recent = [o for o in observations if o.t >= t - REST_S]
+        if not recent or recent[0].t > t - REST_S + 0.05:
+            return False  # not watched long enough yet
+        if any(o.moving for o in recent[1:]):
+            return False
+        half = len(recent) // 2
+        for tid in recent[-1].positions:
+            early = [o.positions.get(tid) for o in recent[:half]]
+            late = [o.positions.get(tid) for o in recent[half:]]
+            a = np.array([p for p in early if p is not None])
+            b = np.array([p for p in late if p is not None])
+            if len(a) and len(b) and np.hypot(*(a.mean(axis=0) - b.mean(axis=0))) > CREEP_MM:
+                return False
+        return True
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    def _paths(self, shot: list[Observation]) -> dict[int, Path]:
+        times = np.array([o.t for o in shot])
+        paths = {}
+        for tid, start in self._shot_start.items():
+            xy = np.zeros((len(shot), 2))
+            seen = np.zeros(len(shot), bool)
+            last = np.asarray(start, dtype=np.float64)
+            for i, obs in enumerate(shot):
+                pos = obs.positions.get(tid)
+                if pos is not None:
+                    last = np.asarray(pos)
+                    seen[i] = True
+                xy[i] = last
+            key = self._key_of(tid)
+            if key is not None:
+                paths[tid] = Path(key, times, xy, seen, start)
+        return paths
+
+    def _key_of(self, tid: int) -> BallKey | None:
+        track = self.tracker.tracks.get(tid)
+        if track is not None and track.key is not None:
+            return track.key
+        return self._shot_keys.get(tid)
+
+    def _facts(self) -> dict[str, Any]:
+        assert self._shot is not None
+        shot = self._shot
+        self._shots += 1
+        table = self.calibration.table
+        paths = self._paths(shot)
+        dt = float(np.median(np.diff([o.t for o in shot]))) if len(shot) > 1 else 1 / 60
+        cue = next((p for p in paths.values() if p.key == "cue"), None)
+        others = [p for p in paths.values() if p.key != "cue"]
+        t_start = strike_time(cue) if cue is not None else None
+        if t_start is None:
+            t_start = shot[0].t
+        events: list[Event] = []
+        first: int | None = None
+        tie: list[int] = []
+        t_first = math.inf
+        if cue is not None:
+            contacts, _ = first_contacts(cue, others, t_start)
+            if contacts:
+                t_first, first = contacts[0]
+                tie = [k for t, k in contacts[1:] if t - t_first <= SPLIT_HIT_S]
+                events.append(Event(t_first, "contact", ("cue", first)))
+        survivors = {tid for tid, tr in self.tracker.tracks.items() if tr.missing_since is None}
+        gone = [p for tid, p in paths.items() if tid not in survivors]
+        drops = [d for d in (disappearance(p, table, dt) for p in gone) if d is not None]
+        drops = self._confirm_with_sensors(drops, t_start)
+        gone_keys = {p.key for p in gone}
+        if first is not None:
+            for path in paths.values():
+                for event in cushion_contacts(path, table, t_first, path.key in gone_keys):
+                    if event.t >= t_first:
+                        events.append(event)
+        for drop in drops:
+            if drop.pocket is not None:
+                events.append(Event(drop.t, "pocket", (drop.key,), pocket=drop.pocket))
+            else:
+                events.append(Event(drop.t, "off_table", (drop.key,)))
+        events.sort(key=lambda e: e.t)
+        t_end = self._end_time(shot)
+        pocketed = [{"ball": e.balls[0], "pocket": e.pocket} for e in events if e.type == "pocket"]
+        for e in events:
+            if e.type in ("pocket", "off_table") and isinstance(e.balls[0], int):
+                self.tracker.on_table.discard(e.balls[0])
+        self.tracker.on_table.add(10)  # a pocketed 10 comes back on its spot
+        rails = [
+            {
+                "ball": e.balls[0],
+                "rail": e.rail,
+                **({"frozen_no_leave": True} if e.frozen_no_leave else {}),
+            }
+            for e in events
+            if e.type == "rail"
+        ]
+        return {
+            "shot": self._shots,
+            "t_start": round(t_start, 4),
+            "t_end": round(t_end, 4),
+            "first_contact": first,
+            **({"first_contact_tie": tie} if tie else {}),
+            "rails_after_contact": rails,
+            "pocketed": pocketed,
+            "off_table": [e.balls[0] for e in events if e.type == "off_table"],
+            "events": [e.to_json() for e in events],
+            "positions": {
+                str(track.key): [round(float(track.xy[0]), 1), round(float(track.xy[1]), 1)]
+                for track in self.tracker.tracks.values()
+                if track.key is not None and track.missing_since is None
+            },
+        }
+
+    def _confirm_with_sensors(self, drops: list[Any], t_start: float) -> list[Any]:
+        """Pocket pulses confirm a drop and its pocket; vision alone decides without sensors."""
+        pulses = [(t, p) for t, p in self._pulses if t >= t_start - 0.05]
+        self._pulses = [(t, p) for t, p in self._pulses if t < t_start - 0.05]
+        if not pulses:
+            return drops
+        out = []
+        unused = list(pulses)
+        for drop in sorted(drops, key=lambda d: d.t):
+            match = None
+            for t, pocket in unused:
+                lo, hi = PULSE_MATCH_S
+                if drop.t + lo <= t <= drop.t + hi and (drop.pocket in (None, pocket)):
+                    match = (t, pocket)
+                    break
+            if match is not None:
+                unused.remove(match)
+                out.append(type(drop)(drop.key, match[0], match[1]))
+            else:
+                out.append(drop)
+        return out
+
+    @staticmethod
+    def _end_time(shot: list[Observation]) -> float:
+        """The last moment any ball moved."""
+        last = shot[-1]
+        for obs in reversed(shot):
+            for tid, pos in obs.positions.items():
+                now = last.positions.get(tid)
+                if pos is None or now is None:
+                    continue
+                if math.hypot(pos[0] - now[0], pos[1] - now[1]) > 3.0:
+                    return obs.t
+        return shot[0].t

@@ -1,0 +1,472 @@
+"""Every ball from frame to frame, in table millimetres.
+
+Work follows change: each frame is compared with a reference taken while the table was at
+rest, and balls are looked for only where something changed, so a frame where nothing moves
+costs a few cheap whole-frame operations. Balls at rest are re-found and re-identified all at
+once whenever the table comes to rest again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.assignment import assign
+from vision.calibration import Calibration
+from vision.cloth import ClothModel, Planes
+from vision.detect import Detections, Disc, Motion, Occluder, detect
+from vision.geometry import BALL_RADIUS_MM
+from vision.identify import BallKey, Look, id_cost, identify, look_at
+
+U8 = NDArray[np.uint8]
+
+CHANGE_LEVEL = 30  # summed |ΔY|+|ΔU|+|ΔV| (8-bit) that is more than noise or compression
+MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
+REST_SPEED_MM_S = 30.0
+MOVED_MM = 4.0  # a ball this far from where it rested has moved
+LOOK_HISTORY = 24
+LOOK_EVERY_S = 0.1
+MOTION_LOOKBACK_S = 0.1  # a moving ball's look is taken this often (a rack ball is only seen then)
+# A ball lost from sight for longer than this comes back where it was lost (from under an
+# arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
+MISSING_REACH_S = 0.1
+# How much a difference in mean chroma (8-bit units) weighs against distance in matching.
+MM_PER_COLOUR_UNIT = 2.0
+MAX_COLOUR_GAP = 22.0
+# A new blob is taken for a ball only if it looks like one of the balls in play this well.
+NEW_BALL_COST = 25.0
+
+
+@dataclass
+class Track:
+    """One ball: where it is, how fast it goes, what it looks like, what happened to it."""
+
+    key: BallKey | None
+    xy: NDArray[np.float64]
+    t: float
+    velocity: NDArray[np.float64] = field(default_factory=lambda: np.zeros(2))
+    rest_xy: NDArray[np.float64] | None = None
+    seen: bool = True
+    missing_since: float | None = None
+    looks: list[Look] = field(default_factory=list)
+    colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
+    look_t: float = -1e9  # when its look was last taken
+
+    def predicted(self, t: float) -> NDArray[np.float64]:
+        return self.xy + self.velocity * (t - self.t)
+
+    @property
+    def moving(self) -> bool:
+        return bool(np.hypot(*self.velocity) > REST_SPEED_MM_S)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A frame's view of the table: where each track was seen (None: not seen)."""
+
+    t: float
+    positions: dict[int, tuple[float, float] | None]
+    occluders: tuple[Occluder, ...]
+    changed: bool  # anything differs from the table at its last rest
+    moving: bool  # anything differs from the frame before
+
+
+class Tracker:
+    def __init__(self, calibration: Calibration, on_table: Iterable[BallKey]) -> None:
+        self.calibration = calibration
+        self.radius_px = calibration.ball_radius_px()
+        self.on_table: set[BallKey] = set(on_table)
+        self.tracks: dict[int, Track] = {}
+        self.cloth: ClothModel | None = None
+        self._reference: tuple[U8, U8, U8] | None = None
+        self._recent: deque[tuple[float, tuple[U8, U8, U8]]] = deque()
+        self._next_id = 0
+        self._kernel = np.ones((3, 3), np.uint8)
+
+    # -- per frame ---------------------------------------------------------------------------
+
+    def update(self, t: float, planes: Planes) -> Observation:
+        y_half = planes.y_half()
+        if self.cloth is None or self._reference is None:
+            self.cloth = ClothModel.estimate(planes, self.calibration)
+            self.settle(t, planes, y_half)
+            self._recent.append((t, (y_half, planes.u, planes.v)))
+            return self._observe(t, (), changed=False, moving=False)
+        changed_mask = self._changes(y_half, planes)
+        # Motion is judged against a frame a little while back: a slow ball changes too few
+        # pixels from one frame to the next at 120 fps.
+        self._recent.append((t, (y_half, planes.u, planes.v)))
+        while len(self._recent) > 2 and self._recent[1][0] <= t - MOTION_LOOKBACK_S:
+            self._recent.popleft()
+        previous = self._recent[0][1] if self._recent[0][0] < t else None
+        if changed_mask is None:
+            self._reveal_unchanged(t, None)
+            for track in self.tracks.values():
+                if track.missing_since is None:
+                    track.velocity[:] = 0.0
+                    track.t = t
+            return self._observe(t, (), changed=False, moving=False)
+        moving = previous is not None and self._changes(y_half, planes, previous) is not None
+        detections = self._detect_in(changed_mask, planes, y_half)
+        self._associate(
+            t,
+            detections,
+            changed_mask,
+            self._colours(detections.discs, planes, y_half),
+            (planes, y_half),
+        )
+        self._reveal_unchanged(t, changed_mask)
+        return self._observe(t, detections.occluders, changed=True, moving=moving)
+
+    def _reveal_unchanged(self, t: float, mask: U8 | None) -> None:
+        """A ball hidden at rest is back in sight once its spot looks as it did at rest."""
+        for track in self.tracks.values():
+            if track.missing_since is None or track.rest_xy is None:
+                continue
+            if np.hypot(*(track.xy - track.rest_xy)) > MOVED_MM:
+                continue  # it was lost in motion: its spot now shows the cloth
+            if mask is None or not self._in_mask(track.xy, mask):
+                track.missing_since = None
+                track.velocity = np.zeros(2)
+                track.t = t
+
+    def _changes(
+        self, y_half: U8, planes: Planes, against: tuple[U8, U8, U8] | None = None
+    ) -> U8 | None:
+        """Where this frame differs from the reference (or from `against`), or None."""
+        assert self._reference is not None and self.cloth is not None
+        ref_y, ref_u, ref_v = self._reference if against is None else against
+        diff = cv2.add(cv2.absdiff(y_half, ref_y), cv2.absdiff(planes.u, ref_u))
+        diff = cv2.add(diff, cv2.absdiff(planes.v, ref_v))
+        _, mask = cv2.threshold(diff, CHANGE_LEVEL, 255, cv2.THRESH_BINARY)
+        mask = cv2.bitwise_and(mask, self.cloth.table_mask)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        if cv2.countNonZero(mask) == 0:
+            return None
+        return np.asarray(mask)
+
+    def _detect_in(self, mask: U8, planes: Planes, y_half: U8) -> Detections:
+        assert self.cloth is not None
+        grow = int(np.ceil(self.radius_px))  # half-resolution pixels: a ball's diameter
+        dilated = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+        contours, _ = cv2.findContours(dilated, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        discs: list[Disc] = []
+        occluders: list[Occluder] = []
+        moving = self._motions()
+        known = self._half_res_positions()
+        for contour in contours:
+            x, y, w, h = cv2.boundingRect(contour)
+            box = (x, y, x + w, y + h)
+            colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, box)
+            found = detect(
+                colour,
+                dark,
+                self.radius_px / 2,
+                origin=(x, y),
+                dark_balls=self._dark_wanted(),
+                moving=moving,
+            )
+            # More "balls" than could be here is a hand or an arm over the cloth.
+            inside = int(
+                np.sum(
+                    (known[:, 0] >= x - grow)
+                    & (known[:, 0] <= x + w + grow)
+                    & (known[:, 1] >= y - grow)
+                    & (known[:, 1] <= y + h + grow)
+                )
+            )
+            if len(found.discs) > inside + 1:
+                outline = contour.astype(np.float32) * 2 + 0.5
+                occluders.append(Occluder(outline))
+                occluders.extend(found.occluders)
+                continue
+            discs.extend(found.discs)
+            occluders.extend(found.occluders)
+        return Detections(tuple(discs), tuple(occluders))
+
+    def _half_res_positions(self) -> NDArray[np.float64]:
+        """Where every known ball is or is headed, in half-resolution pixels."""
+        if not self.tracks:
+            return np.zeros((0, 2))
+        points = [tr.xy for tr in self.tracks.values()] + [
+            tr.xy + tr.velocity * 0.05 for tr in self.tracks.values() if tr.moving
+        ]
+        return (self.calibration.to_image(np.array(points)) + 0.5) / 2 - 0.5
+
+    def _associate(
+        self,
+        t: float,
+        detections: Detections,
+        mask: U8,
+        colours: NDArray[np.float64],
+        looks_from: tuple[Planes, U8] | None = None,
+    ) -> None:
+        found = self._to_table(detections.discs)
+        self._hide_occluded(t, detections.occluders)
+        # Tracks that may have changed: every moving or missing one, and resting ones
+        # whose spot changed.
+        candidates = [
+            tid
+            for tid, track in self.tracks.items()
+            if track.moving or track.missing_since is not None or self._in_mask(track.xy, mask)
+        ]
+        for tid, track in self.tracks.items():
+            track.seen = tid not in candidates
+            if track.seen:  # still where it rested: seen there now
+                track.t = t
+        pairs: list[tuple[int, int]] = []
+        if candidates and len(found):
+            cost = np.full((len(candidates), len(found)), np.inf)
+            for row, tid in enumerate(candidates):
+                track = self.tracks[tid]
+                dt = max(t - track.t, 1e-3)
+                # A ball out of sight comes back where it went out of sight (from under an
+                # arm); one in play can be anywhere its speed takes it.
+                gate = 2 * BALL_RADIUS_MM + MAX_SPEED_MM_S * (dt if dt <= MISSING_REACH_S else 0.0)
+                # A ball that met another or a cushion is no longer where its speed was
+                # taking it, but near where it met it.
+                dist = np.minimum(
+                    np.linalg.norm(found - track.predicted(t), axis=1),
+                    np.linalg.norm(found - track.xy, axis=1),
+                )
+                # Two balls meeting swap places along their paths; their colours do not.
+                unlike = self._colour_gap(track, colours, found)
+                allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
+                cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
+            pairs = assign(cost, max_cost=1e12)
+        matched_tracks = set()
+        matched_found = set()
+        for row, col in pairs:
+            tid = candidates[row]
+            track = self.tracks[tid]
+            xy = found[col]
+            dt = max(t - track.t, 1e-3)
+            track.velocity = (xy - track.xy) / dt
+            if track.rest_xy is not None and np.hypot(*(xy - track.rest_xy)) < MOVED_MM:
+                track.velocity = np.zeros(2)  # jitter around its spot, not motion
+                xy = track.rest_xy
+            track.xy = xy
+            track.t = t
+            track.seen = True
+            track.missing_since = None
+            matched_tracks.add(tid)
+            matched_found.add(col)
+            disc = detections.discs[col]
+            if (
+                looks_from is not None
+                and self.cloth is not None
+                and disc.cluster == 1
+                and not disc.streak
+                and t - track.look_t >= LOOK_EVERY_S
+            ):
+                planes, y_half = looks_from
+                look = look_at(planes, y_half, self.cloth, disc.x, disc.y, self.radius_px)
+                look = dataclasses.replace(look, at_rest=not track.moving)
+                track.looks = [*track.looks, look][-LOOK_HISTORY:]
+                track.look_t = t
+        for tid in candidates:
+            if tid not in matched_tracks:
+                track = self.tracks[tid]
+                if track.missing_since is None:
+                    track.missing_since = t
+        # Unmatched detections are not new balls: a cue, an arm, a ball's shadow. Balls
+        # appear (placed by hand, spotted) while the table is at rest, where settle() finds
+        # them.
+
+    def _hide_occluded(self, t: float, occluders: tuple[Occluder, ...]) -> None:
+        """Balls under an arm or a hand are out of sight, not somewhere else."""
+        if not occluders or not self.tracks:
+            return
+        ids = list(self.tracks)
+        pixels = self.calibration.to_image(np.array([self.tracks[i].xy for i in ids]))
+        for tid, (x, y) in zip(ids, pixels, strict=True):
+            if any(o.distance(float(x), float(y)) > -self.radius_px for o in occluders):
+                track = self.tracks[tid]
+                if track.missing_since is None:
+                    track.missing_since = t
+
+    # -- at rest -----------------------------------------------------------------------------
+
+    def settle(
+        self, t: float, planes: Planes, y_half: U8 | None = None, after_shot: bool = False
+    ) -> None:
+        """Re-find every ball at rest, re-identify them, and take this frame as the reference.
+
+        Balls not found stay known but out of sight (under an arm, in a hand, in a pocket):
+        only the shot's analysis, or a ball of the same id appearing elsewhere, ends them.
+        """
+        assert self.cloth is not None
+        y_half = planes.y_half() if y_half is None else y_half
+        colour, dark = self.cloth.foreground(y_half, planes.u, planes.v)
+        detections = detect(
+            colour,
+            dark,
+            self.radius_px / 2,
+            dark_balls=self._dark_wanted(),
+            expected=len(self.on_table),
+        )
+        discs = list(detections.discs)
+        found = self._to_table(discs)
+        self._hide_occluded(t, detections.occluders)
+        tids = list(self.tracks)
+        pairs = []
+        if tids and len(found):
+            colours = self._colours(discs, planes, y_half)
+            cost = np.full((len(tids), len(found)), np.inf)
+            for row, tid in enumerate(tids):
+                track = self.tracks[tid]
+                dist = np.linalg.norm(found - track.xy, axis=1)
+                unlike = self._colour_gap(track, colours, found)
+                cost[row] = np.where(unlike <= MAX_COLOUR_GAP, dist, np.inf)
+            pairs = assign(cost, max_cost=2 * BALL_RADIUS_MM)
+        matched = {col: tids[row] for row, col in pairs}
+        for tid in tids:
+            if tid not in matched.values():
+                track = self.tracks[tid]
+                track.missing_since = track.missing_since if track.missing_since is not None else t
+                track.velocity = np.zeros(2)
+        looks = [look_at(planes, y_half, self.cloth, d.x, d.y, self.radius_px) for d in discs]
+        # New balls only up to how many the table can hold, the most ball-like first: a
+        # hand, a cue or a shadow is not one of the balls still in play.
+        visible = sum(1 for tr in self.tracks.values() if tr.missing_since is None)
+        room = max(0, len(self.on_table) - visible)
+        newcomers = sorted(
+            (col for col in range(len(found)) if col not in matched),
+            key=lambda col: min(id_cost(looks[col], key) for key in self.on_table),
+        )
+        accepted = {
+            col
+            for col in newcomers[:room]
+            if min(id_cost(looks[col], key) for key in self.on_table) <= NEW_BALL_COST
+        }
+        for col, xy in enumerate(found):
+            known = matched.get(col)
+            if known is None:
+                if col not in accepted:
+                    continue
+                tid = self._next_id
+                self._next_id += 1
+                self.tracks[tid] = Track(None, xy, t)
+            else:
+                tid = known
+            track = self.tracks[tid]
+            track.xy, track.t, track.rest_xy = xy, t, xy.copy()
+            track.velocity = np.zeros(2)
+            track.seen, track.missing_since = True, None
+            if discs[col].cluster == 1:
+                # Only what it looks like now: tracks can swap in a crowd, so a look from
+                # before this rest may belong to another ball.
+                track.looks = [looks[col]]
+                track.colour = self._colours([discs[col]], planes, y_half)[0]
+        self._identify(after_shot)
+        self._reference = (y_half.copy(), planes.u.copy(), planes.v.copy())
+
+    def _identify(self, after_shot: bool = False) -> None:
+        """Ids for the balls in sight (and, after a shot, for those it took off the table)."""
+        visible = [
+            tid
+            for tid, tr in self.tracks.items()
+            if tr.missing_since is None or (after_shot and tr.looks)
+        ]
+        combined = [Look.combine(self.tracks[tid].looks) for tid in visible]
+        usable = [i for i, look in enumerate(combined) if look is not None]
+        looks = [look for look in combined if look is not None]
+        candidates = sorted(self.on_table, key=str)
+        assigned = identify(looks, candidates)
+        for tid in visible:
+            self.tracks[tid].key = None
+        for index, key in assigned.items():
+            self.tracks[visible[usable[index]]].key = key
+        if not after_shot:
+            self.forget_gone()
+
+    def forget_gone(self) -> None:
+        """A ball out of sight whose id is seen elsewhere was moved there (ball in hand, the
+        10 spotted); one with no id, or no longer on the table, is forgotten."""
+        seen_keys = {tr.key for tr in self.tracks.values() if tr.missing_since is None}
+        for tid in [tid for tid, tr in self.tracks.items() if tr.missing_since is not None]:
+            key = self.tracks[tid].key
+            if key is None or key in seen_keys or key not in self.on_table:
+                del self.tracks[tid]
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _colour_gap(
+        self, track: Track, colours: NDArray[np.float64], found: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
+        """How far each detection's colour is from the track's, blur allowed for.
+
+        Motion blur mixes a ball's colour with the cloth's, so the distance is taken to the
+        line between the two: a blurred cue ball is pale cloth, a hand is neither.
+        """
+        if track.colour is None or self.cloth is None or not len(found):
+            return np.zeros(len(found))
+        pixels = (self.calibration.to_image(found) + 0.5) / 2 - 0.5
+        rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, self.cloth.u.shape[0] - 1)
+        cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, self.cloth.u.shape[1] - 1)
+        cloth = np.stack([self.cloth.u[rows, cols], self.cloth.v[rows, cols]], axis=1)
+        ball = track.colour[None, :]
+        span = cloth - ball
+        length2 = np.maximum((span * span).sum(axis=1), 1e-9)
+        along = np.clip(((colours - ball) * span).sum(axis=1) / length2, 0.0, 1.0)
+        nearest = ball + along[:, None] * span
+        return np.asarray(np.linalg.norm(colours - nearest, axis=1))
+
+    def _colours(self, discs: Iterable[Disc], planes: Planes, y_half: U8) -> NDArray[np.float64]:
+        """Mean (U-128, V-128) over the middle of each disc: a ball's colour, blur or not."""
+        out = []
+        r = max(1, int(0.6 * self.radius_px / 2))
+        height, width = planes.u.shape
+        for disc in discs:
+            hx, hy = round((disc.x - 0.5) / 2), round((disc.y - 0.5) / 2)
+            window = np.s_[
+                max(0, hy - r) : min(height, hy + r + 1), max(0, hx - r) : min(width, hx + r + 1)
+            ]
+            u, v = planes.u[window], planes.v[window]
+            out.append((float(u.mean()) - 128, float(v.mean()) - 128) if u.size else (0.0, 0.0))
+        return np.array(out, dtype=np.float64).reshape(-1, 2)
+
+    def _motions(self) -> tuple[Motion, ...]:
+        """Where balls may be streaking, in half-resolution pixels: every moving ball where it
+        is expected, and every ball at rest (it may just have been struck)."""
+        moving = list(self.tracks.values())
+        if not moving:
+            return ()
+        now = np.array([tr.xy for tr in moving])
+        later = now + np.array([tr.velocity for tr in moving]) * 0.01
+        here = (self.calibration.to_image(now) + 0.5) / 2 - 0.5
+        there = (self.calibration.to_image(later) + 0.5) / 2 - 0.5
+        return tuple(
+            Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
+            for a, b in zip(here, there, strict=True)
+        )
+
+    def _dark_wanted(self) -> int:
+        return 1 if 8 in self.on_table else 0
+
+    def _to_table(self, discs: tuple[Disc, ...] | list[Disc]) -> NDArray[np.float64]:
+        if not discs:
+            return np.zeros((0, 2))
+        return self.calibration.to_table(np.array([[d.x, d.y] for d in discs]))
+
+    def _in_mask(self, xy: NDArray[np.float64], mask: U8) -> bool:
+        px = self.calibration.to_image(xy[None, :])[0]
+        hx, hy = round((px[0] + 0.5) / 2 - 0.5), round((px[1] + 0.5) / 2 - 0.5)
+        r = max(1, int(self.radius_px / 2))
+        window = mask[max(0, hy - r) : hy + r + 1, max(0, hx - r) : hx + r + 1]
+        return bool(window.any())
+
+    def _observe(
+        self, t: float, occluders: tuple[Occluder, ...], changed: bool, moving: bool
+    ) -> Observation:
+        positions: dict[int, tuple[float, float] | None] = {}
+        for tid, track in self.tracks.items():
+            visible = track.missing_since is None
+            positions[tid] = (float(track.xy[0]), float(track.xy[1])) if visible else None
+        return Observation(t, positions, occluders, changed, moving)
