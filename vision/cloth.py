@@ -19,17 +19,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.calibration import Calibration
+from vision.geometry import BALL_RADIUS_MM, CORNER_MOUTH_MM
 
 F32 = NDArray[np.float32]
 U8 = NDArray[np.uint8]
 
 # Darker than this fraction of the cloth's brightness is not a shadow (a black ball is).
 SHADOW_FLOOR = 0.5
-# Brighter than the cloth by this fraction: a ball (even one of the cloth's colour), its
-# highlight, a number circle. Lamps are smooth, so the model follows their hot spots.
-BRIGHTER = 0.12
-# Chroma that a change of brightness cannot explain, in 8-bit units.
-CHROMA = 12.0
+# Brighter than the cloth by at least this fraction: a ball (even one of the cloth's colour),
+# its highlight, a number circle. Lamps are smooth, so the model follows their hot spots.
+MIN_BRIGHTER = 0.08
+# Chroma that a change of brightness cannot explain, at least this much (8-bit units).
+MIN_CHROMA = 7.0
+# ...and this many times the cloth's own median variation.
+NOISE_FACTOR = 4.0
 MEDIAN_MM = 230.0  # cloth-model window: four balls wide, much less than a lamp's falloff
 
 
@@ -73,6 +76,8 @@ class ClothModel:
     v: F32
     inv_y: F32  # 1 / y, precomputed: every frame divides by it
     table_mask: U8  # 255 on the playing surface
+    chroma_step: float = 12.0  # chroma difference (8-bit units) that is clearly not cloth
+    light_step: float = 0.12  # relative brightening that is clearly not cloth
 
     @classmethod
     def estimate(cls, planes: Planes, calibration: Calibration) -> ClothModel:
@@ -86,6 +91,7 @@ class ClothModel:
         mask = np.zeros((height, width), np.uint8)
         outline = calibration.table_polygon().astype(np.float64) / 2.0
         cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], (255,))
+        _cut_pockets(mask, calibration)
         on_table = mask > 0
         window = 2 * max(2, round(MEDIAN_MM / (4 * calibration.mm_per_px()))) + 1
         smooth = []
@@ -95,12 +101,22 @@ class ClothModel:
             # A little blur takes out the median's steps.
             smooth.append(np.asarray(cv2.blur(median.astype(np.float32), (5, 5)), np.float32))
         y, u, v = smooth
+        inv_y = (1.0 / np.maximum(y, 1.0)).astype(np.float32)
+        # How much the cloth itself varies (noise, compression, weave) sets how different a
+        # pixel must be to count: the median deviation is that of the cloth, balls being few.
+        k = planes.y_half().astype(np.float32) * inv_y
+        du = planes.u.astype(np.float32) - u - (k - 1) * (u - 128.0)
+        dv = planes.v.astype(np.float32) - v - (k - 1) * (v - 128.0)
+        chroma_noise = float(np.median(np.hypot(du, dv)[on_table]))
+        light_noise = float(np.median(np.abs(k - 1)[on_table]))
         return cls(
             y=y,
             u=u - 128.0,
             v=v - 128.0,
-            inv_y=(1.0 / np.maximum(y, 1.0)).astype(np.float32),
+            inv_y=inv_y,
             table_mask=mask,
+            chroma_step=max(MIN_CHROMA, NOISE_FACTOR * chroma_noise),
+            light_step=max(MIN_BRIGHTER, NOISE_FACTOR * light_noise),
         )
 
     def foreground(
@@ -119,9 +135,30 @@ class ClothModel:
         k = y_half[window].astype(np.float32) * self.inv_y[window]
         du = u[window].astype(np.float32) - 128.0 - k * self.u[window]
         dv = v[window].astype(np.float32) - 128.0 - k * self.v[window]
-        chroma = np.sqrt(du * du + dv * dv) * (1.0 / CHROMA)
-        bright = (k - 1.0) * (1.0 / BRIGHTER)
+        chroma = np.sqrt(du * du + dv * dv) * (1.0 / self.chroma_step)
+        bright = (k - 1.0) * (1.0 / self.light_step)
         on_table = self.table_mask[window] > 0
         colour = np.where(on_table, np.maximum(chroma, bright), 0.0).astype(np.float32)
         dark = np.where(on_table, (1.0 - k) * (1.0 / (1.0 - SHADOW_FLOOR)), 0.0)
         return colour, dark.astype(np.float32)
+
+
+def _cut_pockets(mask: U8, calibration: Calibration) -> None:
+    """Take the pocket holes out of the playing surface: dark, round, and never a ball.
+
+    A corner hole lies beyond where the cushion noses meet, along the diagonal; a side hole
+    beyond the rail. The cut stops short of where a ball can rest in the jaws.
+    """
+    table = calibration.table
+    radius_mm = 0.5 * CORNER_MOUTH_MM
+    for name, (x, y) in table.pockets.items():
+        out_x = 0.0 if name in ("SL", "SR") else (-1.0 if x == 0 else 1.0)
+        out_y = -1.0 if y == 0 else 1.0
+        depth = radius_mm + (0.35 if name in ("SL", "SR") else 0.6) * BALL_RADIUS_MM
+        centre = np.array(
+            [[x + out_x * depth * 0.7071, y + out_y * depth * (0.7071 if out_x else 1.0)]]
+        )
+        rim = centre + np.array([[radius_mm, 0.0]])
+        pixels = calibration.to_image(np.vstack([centre, rim]), 0.0) / 2.0
+        radius_px = float(np.linalg.norm(pixels[1] - pixels[0]))
+        cv2.circle(mask, (round(pixels[0][0]), round(pixels[0][1])), round(radius_px), (0,), -1)

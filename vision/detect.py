@@ -85,7 +85,6 @@ def detect(
     discs: list[Disc] = []
     occluders: list[Occluder] = []
     ox, oy = origin
-    beside: list[Disc] = []  # balls that share a blob with an arm or a cue: certainly balls
     for blob in blobs:
         x, y, _, _ = blob.box
         centres, cover, thick = (
@@ -97,16 +96,15 @@ def detect(
         if not whole:
             outline = blob.contour.astype(np.float32) + np.array([ox, oy], np.float32)
             occluders.append(Occluder(outline * 2 + 0.5))
-        for (cx, cy), ok in zip(centres, thick, strict=True):
-            if ok and cover >= MIN_DISC_COVER:
-                disc = _full_res(ox + x + cx, oy + y + cy, blob.count, cover, blob.streak)
-                (discs if whole else beside).append(disc)
+        if whole:
+            for cx, cy in centres:
+                discs.append(_full_res(ox + x + cx, oy + y + cy, blob.count, cover, blob.streak))
     if dark_balls:
-        discs.extend(_dark_discs(dark, mask, discs + beside, radius_half, origin, dark_balls))
+        discs.extend(_dark_discs(dark, mask, discs, radius_half, origin, dark_balls))
     # Fingers and a cue's ferrule near an arm look like balls; a ball there is hidden anyway.
-    near = 3 * radius_half
+    near = 1.5 * radius_half
     discs = [d for d in discs if all(o.distance(d.x, d.y) < -near for o in occluders)]
-    return Detections(tuple(discs + beside), tuple(occluders))
+    return Detections(tuple(discs), tuple(occluders))
 
 
 def _full_res(hx: float, hy: float, cluster: int, cover: float, streak: bool = False) -> Disc:
@@ -171,6 +169,8 @@ def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blo
             continue  # noise, a highlight, a sliver of a ball at a window's edge
         weights = np.minimum(score[y : y + h, x : x + w], 3.0) * patch
         count = max(1, round(area / ball_area))
+        if count == 2 and cv2.minEnclosingCircle(contour)[1] < 1.7 * radius_half:
+            count = 1  # two touching balls span two diameters; this is one, a little blurred
         points = np.asarray(contour, dtype=np.int32)
         out.append(_Blob(points, (x, y, w, h), weights, area, count, count <= 12))
     return out

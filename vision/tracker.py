@@ -35,12 +35,14 @@ LOOK_EVERY_S = 0.1
 MOTION_LOOKBACK_S = 0.1  # a moving ball's look is taken this often (a rack ball is only seen then)
 # A ball lost from sight for longer than this comes back where it was lost (from under an
 # arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
-MISSING_REACH_S = 0.1
+MISSING_REACH_S = 0.35
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
 MAX_COLOUR_GAP = 22.0
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
 NEW_BALL_COST = 25.0
+# Within this of a corner pocket's point the cushions are cut away for the mouth.
+CORNER_THROAT_MM = 60.0
 
 
 @dataclass
@@ -313,6 +315,11 @@ class Tracker:
         )
         discs = list(detections.discs)
         found = self._to_table(discs)
+        # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
+        # dark blob there is the hole.
+        restable = self._can_rest(found)
+        discs = [d for d, ok in zip(discs, restable, strict=True) if ok]
+        found = found[restable]
         self._hide_occluded(t, detections.occluders)
         tids = list(self.tracks)
         pairs = []
@@ -325,6 +332,8 @@ class Tracker:
                 unlike = self._colour_gap(track, colours, found)
                 cost[row] = np.where(unlike <= MAX_COLOUR_GAP, dist, np.inf)
             pairs = assign(cost, max_cost=2 * BALL_RADIUS_MM)
+            if after_shot:
+                pairs += self._found_again(tids, pairs, colours, found)
         matched = {col: tids[row] for row, col in pairs}
         for tid in tids:
             if tid not in matched.values():
@@ -366,6 +375,28 @@ class Tracker:
                 track.colour = self._colours([discs[col]], planes, y_half)[0]
         self._identify(after_shot)
         self._reference = (y_half.copy(), planes.u.copy(), planes.v.copy())
+
+    def _found_again(
+        self,
+        tids: list[int],
+        pairs: list[tuple[int, int]],
+        colours: NDArray[np.float64],
+        found: NDArray[np.float64],
+    ) -> list[tuple[int, int]]:
+        """Balls lost in play that came to rest somewhere unexplained: matched by colour.
+
+        No ball appears on its own during a shot, so a ball at rest that no track explains
+        is one the tracker lost on the way (behind an arm, in a crowd).
+        """
+        rows = [r for r in range(len(tids)) if r not in {p[0] for p in pairs}]
+        rows = [r for r in rows if self.tracks[tids[r]].missing_since is not None]
+        cols = [c for c in range(len(found)) if c not in {p[1] for p in pairs}]
+        if not rows or not cols:
+            return []
+        cost = np.array(
+            [self._colour_gap(self.tracks[tids[r]], colours[cols], found[cols]) for r in rows]
+        )
+        return [(rows[i], cols[j]) for i, j in assign(cost, max_cost=MAX_COLOUR_GAP)]
 
     def _identify(self, after_shot: bool = False) -> None:
         """Ids for the balls in sight (and, after a shot, for those it took off the table)."""
@@ -446,6 +477,14 @@ class Tracker:
             Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
             for a, b in zip(here, there, strict=True)
         )
+
+    def _can_rest(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
+        table = self.calibration.table
+        corners = np.array([p for n, p in table.pockets.items() if n not in ("SL", "SR")])
+        if not len(xy):
+            return np.zeros(0, bool)
+        near = np.linalg.norm(xy[:, None, :] - corners[None, :, :], axis=2).min(axis=1)
+        return np.asarray(near >= CORNER_THROAT_MM)
 
     def _dark_wanted(self) -> int:
         return 1 if 8 in self.on_table else 0
