@@ -74,8 +74,16 @@ def detect(
     """
     mask = (colour > FOREGROUND).astype(np.uint8)
     blobs = _blobs(mask, colour, radius_half)
+    ox, oy = origin
     for blob in blobs:
-        if any(_is_streak_of(blob, m, radius_half, origin) for m in moving):
+        # Balls the tracker knows are here: two balls meeting are two, however they merge.
+        known = sum(
+            cv2.pointPolygonTest(blob.contour, (m.x - ox, m.y - oy), True) > -radius_half
+            for m in moving
+        )
+        if known > 1:
+            blob.count = max(blob.count, known)
+        elif any(_is_streak_of(blob, m, radius_half, origin) for m in moving):
             blob.count, blob.balls, blob.streak = 1, True, True
     if expected is not None:
         missing = expected - dark_balls - sum(b.count for b in blobs if b.balls)
@@ -84,7 +92,6 @@ def detect(
             clusters[0].count += missing
     discs: list[Disc] = []
     occluders: list[Occluder] = []
-    ox, oy = origin
     for blob in blobs:
         x, y, _, _ = blob.box
         centres, cover, thick = (

@@ -19,8 +19,10 @@ from vision.geometry import BALL_RADIUS_MM, RAILS, Rail, Table
 BallKey = int | str
 F64 = NDArray[np.float64]
 
-# A ball has left its spot once it is this far from it (position noise is a millimetre or two).
+# A ball has left its spot once it is this far from it.
 MOVED_MM = 5.0
+# How far a seen position may be from the true one (blur, shading, compression).
+POSITION_NOISE_MM = 8.0
 # Contacts closer than this to each other (in time) cannot be ordered: a split hit.
 SPLIT_HIT_S = 0.002
 # A cushion gap under this at the start of a shot is a ball frozen to it (WPA 8.4).
@@ -167,6 +169,15 @@ def _ray_circle(p0: F64, velocity: F64, centre: F64, radius: float) -> float | N
     return t if t >= 0 else None
 
 
+def _speed_at(path: Path, t: float) -> float:
+    """The ball's speed over the two seen samples before `t` (mm/s)."""
+    before = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] <= t]
+    if len(before) < 2:
+        return 0.0
+    i, j = before[-2], before[-1]
+    return float(np.linalg.norm(path.xy[j] - path.xy[i]) / max(path.t[j] - path.t[i], 1e-6))
+
+
 def first_contacts(
     cue: Path, others: list[Path], t_strike: float
 ) -> tuple[list[tuple[float, int]], float]:
@@ -180,9 +191,11 @@ def first_contacts(
         when = _reach_time(cue, np.asarray(path.start), reach, t_strike)
         if when is None:
             continue
-        # The ball cannot have been struck by the cue ball after it was already moving.
+        # The ball cannot have been struck by the cue ball after it was already moving; how
+        # late the estimate may be is what the position noise is worth at the cue ball's speed.
         frame = float(path.t[1] - path.t[0]) if len(path.t) > 1 else 0.0
-        if when > float(path.t[moved]) + 0.5 * frame:
+        slack = max(0.5 * frame, POSITION_NOISE_MM / max(_speed_at(cue, when), 1.0))
+        if when > float(path.t[moved]) + slack:
             continue
         found.append((when, path.key))
     found.sort()
