@@ -93,7 +93,7 @@ class ClothModel:
         cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], (255,))
         # The cushions' faces lean over the cloth's edge: a pixel's breadth in from the
         # outline, so a ball against a cushion is not joined to the cushion.
-        mask = cv2.erode(mask, np.ones((3, 3), np.uint8))
+        mask = np.asarray(cv2.erode(mask, np.ones((3, 3), np.uint8)), np.uint8)
         _cut_pockets(mask, calibration)
         on_table = mask > 0
         window = 2 * max(2, round(MEDIAN_MM / (4 * calibration.mm_per_px()))) + 1
