@@ -148,10 +148,12 @@ def id_cost(look: Look, ball: BallKey) -> float:
     return hue * (0.3 + look.colour) + white + 3 * look.dark + weak
 
 
-def identify(looks: Sequence[Look], candidates: Iterable[BallKey]) -> dict[int, BallKey]:
+def identify(
+    looks: Sequence[Look], candidates: Iterable[BallKey], max_cost: float = UNASSIGNED_COST
+) -> dict[int, BallKey]:
     """The best assignment of the candidate ids to the looks (index -> id)."""
     ids = list(candidates)
     if not looks or not ids:
         return {}
     cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
-    return {row: ids[col] for row, col in assign(cost, max_cost=UNASSIGNED_COST)}
+    return {row: ids[col] for row, col in assign(cost, max_cost=max_cost)}

@@ -22,7 +22,7 @@ from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import Detections, Disc, Motion, Occluder, detect
 from vision.geometry import BALL_RADIUS_MM
-from vision.identify import BallKey, Look, id_cost, identify, look_at
+from vision.identify import BallKey, Look, identify, look_at
 
 U8 = NDArray[np.uint8]
 
@@ -39,6 +39,8 @@ MISSING_REACH_S = 0.35
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
 MAX_COLOUR_GAP = 22.0
+# How much of a moving ball's measured colour may be the cloth's (its blur).
+MOTION_BLUR_MIX = 0.6
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
 NEW_BALL_COST = 25.0
 # Within this of a corner pocket's point the cushions are cut away for the mouth.
@@ -230,7 +232,8 @@ class Tracker:
                 dt = max(t - track.t, 1e-3)
                 # A ball out of sight comes back where it went out of sight (from under an
                 # arm); one in play can be anywhere its speed takes it.
-                gate = 2 * BALL_RADIUS_MM + MAX_SPEED_MM_S * (dt if dt <= MISSING_REACH_S else 0.0)
+                far = dt <= MISSING_REACH_S and not self._at_a_pocket(track)
+                gate = 2 * BALL_RADIUS_MM + MAX_SPEED_MM_S * (dt if far else 0.0)
                 # A ball that met another or a cushion is no longer where its speed was
                 # taking it, but near where it met it.
                 dist = np.minimum(
@@ -238,7 +241,7 @@ class Tracker:
                     np.linalg.norm(found - track.xy, axis=1),
                 )
                 # Two balls meeting swap places along their paths; their colours do not.
-                unlike = self._colour_gap(track, colours, found)
+                unlike = self._colour_gap(track, colours, found, blur=MOTION_BLUR_MIX)
                 allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
@@ -341,19 +344,16 @@ class Tracker:
                 track.missing_since = track.missing_since if track.missing_since is not None else t
                 track.velocity = np.zeros(2)
         looks = [look_at(planes, y_half, self.cloth, d.x, d.y, self.radius_px) for d in discs]
-        # New balls only up to how many the table can hold, the most ball-like first: a
-        # hand, a cue or a shadow is not one of the balls still in play.
-        visible = sum(1 for tr in self.tracks.values() if tr.missing_since is None)
-        room = max(0, len(self.on_table) - visible)
-        newcomers = sorted(
-            (col for col in range(len(found)) if col not in matched),
-            key=lambda col: min(id_cost(looks[col], key) for key in self.on_table),
-        )
-        accepted = {
-            col
-            for col in newcomers[:room]
-            if min(id_cost(looks[col], key) for key in self.on_table) <= NEW_BALL_COST
+        # New balls only for the ids no ball in sight holds, chosen all at once by how well
+        # they look like those balls: a hand, a cue, a shadow or a pocket's hole is not one
+        # of the balls still in play.
+        held = {
+            self.tracks[tid].key for tid in matched.values() if self.tracks[tid].key is not None
         }
+        newcomers = [col for col in range(len(found)) if col not in matched]
+        free = [key for key in sorted(self.on_table, key=str) if key not in held]
+        chosen = identify([looks[col] for col in newcomers], free, max_cost=NEW_BALL_COST)
+        accepted = {newcomers[row] for row in chosen}
         for col, xy in enumerate(found):
             known = matched.get(col)
             if known is None:
@@ -429,12 +429,17 @@ class Tracker:
     # -- helpers -----------------------------------------------------------------------------
 
     def _colour_gap(
-        self, track: Track, colours: NDArray[np.float64], found: NDArray[np.float64]
+        self,
+        track: Track,
+        colours: NDArray[np.float64],
+        found: NDArray[np.float64],
+        blur: float = 0.3,
     ) -> NDArray[np.float64]:
         """How far each detection's colour is from the track's, blur allowed for.
 
         Motion blur mixes a ball's colour with the cloth's, so the distance is taken to the
-        line between the two: a blurred cue ball is pale cloth, a hand is neither.
+        part of the line between the two that `blur` allows: a blurred cue ball is pale
+        cloth, a hand is neither, and a ball of the cloth's colour is not a blurred other.
         """
         if track.colour is None or self.cloth is None or not len(found):
             return np.zeros(len(found))
@@ -445,7 +450,7 @@ class Tracker:
         ball = track.colour[None, :]
         span = cloth - ball
         length2 = np.maximum((span * span).sum(axis=1), 1e-9)
-        along = np.clip(((colours - ball) * span).sum(axis=1) / length2, 0.0, 1.0)
+        along = np.clip(((colours - ball) * span).sum(axis=1) / length2, 0.0, blur)
         nearest = ball + along[:, None] * span
         return np.asarray(np.linalg.norm(colours - nearest, axis=1))
 
@@ -477,6 +482,17 @@ class Tracker:
             Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
             for a, b in zip(here, there, strict=True)
         )
+
+    def _at_a_pocket(self, track: Track) -> bool:
+        """Lost in a pocket's mouth: it dropped, or it comes back out right there."""
+        if track.missing_since is None:
+            return False
+        table = self.calibration.table
+        for name, point in table.pockets.items():
+            reach = table.pocket_mouth(name) / 2 + 2 * BALL_RADIUS_MM
+            if np.hypot(*(track.xy - np.asarray(point))) <= reach:
+                return True
+        return False
 
     def _can_rest(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         table = self.calibration.table
