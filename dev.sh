@@ -50,8 +50,9 @@ case "$job" in
         ;;
     test)
         venv
-        # Tests talk to a real broker.
-        apt_install mosquitto
+        # Tests talk to a real broker, and look at the web scoreboard in a real browser
+        # (DejaVu has the Hebrew glyphs).
+        apt_install mosquitto chromium fonts-dejavu-core
         say "ruff"
         .venv/bin/ruff check .
         .venv/bin/ruff format --check .

@@ -52,6 +52,7 @@ def board_state(
         "last_ruling": None
         if last_ruling is None
         else {k: last_ruling.get(k) for k in ("seq", "reason_code", "reason_args", "reason")},
+        "table_mm": list(state.table_mm),
         "rack_result": rack_result_json(state.rack_result),
         "match_winner": None if state.match_winner is None else state.match_winner.value,
         "lang": lang,

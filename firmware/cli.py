@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from firmware import bench, demo, replay_cli, rules_cli
+from firmware.scoreboard import app as scoreboard
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -30,6 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("evaluate", help="accuracy of vision on recordings with truth")
     replay_cli.add_evaluate_arguments(evaluate)
     evaluate.set_defaults(handler=replay_cli.evaluate_main)
+    board = commands.add_parser(
+        "scoreboard", help="a scoreboard fed by MQTT: LED panel, web page or terminal"
+    )
+    scoreboard.add_arguments(board)
+    board.set_defaults(handler=scoreboard.main)
     bench_parser = commands.add_parser("bench", help="measure the speed of the pipeline's parts")
     bench.add_arguments(bench_parser)
     bench_parser.set_defaults(handler=bench.main)

@@ -364,11 +364,12 @@ def _called_shot(play: _Play) -> Outcome:
     call = play.declared.call
     if made and call is not None and call.ball == TEN:
         if not play.state.options.ten_win_requires_last or play.ten_was_last():
-            after = win_rack(
-                replace(play.state, shots_in_rack=play.state.shots_in_rack + 1),
-                play.shooter,
-                RackEnd.TEN_POCKETED,
+            finished = replace(
+                play.state,
+                shots_in_rack=play.state.shots_in_rack + 1,
+                balls_on_table=play.balls_left(ten_stays_down=True),
             )
+            after = win_rack(finished, play.shooter, RackEnd.TEN_POCKETED)
             ruling = _shot_ruling(
                 play,
                 after,

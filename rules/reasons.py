@@ -44,7 +44,11 @@ def _words(args: Mapping[str, Any], catalogue: Catalogue) -> _Lenient:
         words["call_pocket"] = catalogue["pockets"].get(str(call.get("pocket")), "?")
     fouls = args.get("fouls")
     if isinstance(fouls, list):
-        texts = [catalogue["fouls"].get(str(f), str(f)).format_map(words) for f in fouls]
+        # An unknown code is shown as it is, never used as a template.
+        texts = [
+            catalogue["fouls"][str(f)].format_map(words) if str(f) in catalogue["fouls"] else str(f)
+            for f in fouls
+        ]
         words["fouls"] = _join(texts, catalogue)
     score, names = args.get("score"), args.get("names")
     if isinstance(score, list) and isinstance(names, list) and len(score) == len(names) == 2:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -69,6 +70,11 @@ def running_broker(workdir: Path, *, persistence: bool = True) -> Iterator[Broke
                 "autosave_interval 1",
                 "max_queued_messages 100000",
                 "max_inflight_messages 100",
+                "set_tcp_nodelay true",
+                # As root mosquitto drops to the `mosquitto` user, which cannot write the
+                # persistence file under a root-owned test directory: retained messages and
+                # persistent sessions would then silently not survive a broker restart.
+                *(["user root"] if os.geteuid() == 0 else []),
                 "",
             ]
         )

@@ -32,7 +32,8 @@ def _options() -> st.SearchStrategy[Any]:
 
 @st.composite
 def shot_command(draw: st.DrawFn, state: MatchState) -> dict[str, Any]:
-    table = sorted(state.balls_on_table)
+    # Once the match is over the table may be empty; the shot is then refused anyway.
+    table = sorted(state.balls_on_table) or [10]
     gone = draw(st.lists(st.sampled_from(table), unique=True, max_size=3))
     pocketed = [{"ball": b, "pocket": draw(st.sampled_from(POCKETS))} for b in gone]
     if draw(st.integers(0, 9)) == 0:
@@ -43,7 +44,7 @@ def shot_command(draw: st.DrawFn, state: MatchState) -> dict[str, Any]:
         if rest:
             off_table.append(draw(st.sampled_from(rest)))
     # Mostly legal first contacts, so that racks get played out.
-    first = draw(st.sampled_from([state.lowest] * 6 + [None, *table[:3]]))
+    first = draw(st.sampled_from([min(table)] * 6 + [None, *table[:3]]))
     rails = draw(
         st.lists(
             st.fixed_dictionaries(
@@ -204,3 +205,25 @@ def test_bare_given_shape_loads_with_defaults() -> None:
     assert state.lowest == 4 and state.to_shoot is Player.B
     assert state.options == resolve_options("wpa")
     assert state.score.a == state.score.b == 0
+
+
+def test_a_reason_never_fails_on_what_arrives_from_a_network() -> None:
+    from rules.reasons import render
+
+    text = render("foul", {"shooter": "Ann", "next": "Bob", "fouls": ["{", "no_contact"]}, "en")
+    assert text.startswith("Foul by Ann: { and the cue ball hit no ball.")
+    assert render("no_such_code", {"score": "x", "names": None}, "xx") == "no_such_code"
+
+
+def test_the_winning_ten_leaves_the_table_when_the_match_ends() -> None:
+    session = Session(
+        parse_state(
+            {"phase": "play", "balls_on_table": [10], "score": {"A": 0, "B": 0}, "race_to": 1}
+        )
+    )
+    session.handle_json({"cmd": "call", "ball": 10, "pocket": "FR"})
+    reply = session.handle_json(
+        {"cmd": "shot", "first_contact": 10, "pocketed": [{"ball": 10, "pocket": "FR"}]}
+    )
+    assert reply["match_winner"] == "A"
+    assert sorted(session.state.balls_on_table) == []

@@ -1,0 +1,151 @@
+"""The command itself (`python -m firmware.scoreboard`, which `tenball scoreboard` wraps):
+bad usage, and each view started against a real broker as an installer would."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from firmware.scoreboard import app
+from firmware.scoreboard.recorded import Publication
+from tests.broker import Broker
+from tests.scoreboard.support import Publisher, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+Json = dict[str, Any]
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "firmware.scoreboard", *args]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "no broker: give --mqtt HOST[:PORT]"),
+        (("--mqtt", "host:port"), "'host:port' is not HOST[:PORT]"),
+        (("--mqtt", "host:70000"), "port 70000 is out of range"),
+        (("--mqtt", "h", "--table", "a/b"), "'a/b' is not a table id"),
+        (("--mqtt", "h", "--venue", "--view", "led"), "the LED panel shows one table"),
+        (("--mqtt", "h", "--view", "led"), "no LED panel driver here"),
+        (("--mqtt", "h", "--view", "led", "--led-panel", "big"), "'big' is not WIDTHxHEIGHT"),
+    ],
+)
+def test_bad_usage_exits_2_naming_the_problem(
+    args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser()
+    app.add_arguments(parser)
+    assert app.main(parser.parse_args(args)) == 2
+    assert capsys.readouterr().err.startswith(f"tenball scoreboard: {message}")
+
+
+@pytest.fixture
+def running(broker: Broker, tmp_path: Path) -> Iterator[list[subprocess.Popen[str]]]:
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for process in started:
+        process.terminate()  # SIGTERM, as systemd stops it
+        assert process.wait(timeout=10) == 130
+
+
+def _start(running: list[subprocess.Popen[str]], *args: str) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        _command(*args),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    running.append(process)
+    return process
+
+
+def _lines(stream: IO[str] | None) -> list[str]:
+    """The lines `stream` gives, collected as they come (a test waits on the list)."""
+    lines: list[str] = []
+    assert stream is not None
+    threading.Thread(target=lambda: lines.extend(iter(stream.readline, "")), daemon=True).start()
+    return lines
+
+
+def test_the_terminal_view(
+    broker: Broker,
+    publisher: Publisher,
+    traffic: list[Publication],
+    states: list[Json],
+    running: list[subprocess.Popen[str]],
+) -> None:
+    called = next(i for i, p in enumerate(traffic) if p.payload is states[11])
+    publisher.send(*traffic[: called + 1])
+    output = _lines(_start(running, "--mqtt", broker.address, "--table", "t1").stdout)
+    wait_until(lambda: any("#6: Foul by Bob" in line for line in output), timeout=10)
+    assert any("cue ball IN HAND (anywhere) · called: 2 in SL" in line for line in output)
+
+
+def test_the_led_view_writes_png_frames(
+    broker: Broker,
+    publisher: Publisher,
+    traffic: list[Publication],
+    running: list[subprocess.Popen[str]],
+    tmp_path: Path,
+) -> None:
+    publisher.send(*traffic[:4])
+    _start(
+        running,
+        "--mqtt",
+        broker.address,
+        "--table",
+        "t1",
+        "--view",
+        "led",
+        "--size",
+        "128x64",
+        "--png",
+        str(tmp_path / "frames"),
+    )
+    wait_until((tmp_path / "frames" / "frame-000002.png").exists, timeout=10)
+    publisher.send(*traffic[4:6])
+    wait_until((tmp_path / "frames" / "frame-000003.png").exists, timeout=10)
+
+
+def test_the_web_view_serves_the_venue(
+    broker: Broker,
+    publisher: Publisher,
+    traffic: list[Publication],
+    running: list[subprocess.Popen[str]],
+) -> None:
+    publisher.send(*traffic[:4])
+    process = _start(
+        running,
+        "--mqtt",
+        broker.address,
+        "--venue",
+        "--view",
+        "web",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+    )
+    assert process.stderr is not None
+    served = re.search(r"serving (http://\S+)", process.stderr.readline())
+    assert served is not None
+    url = served.group(1)
+    wait_until(lambda: json.load(urllib.request.urlopen(url + "tables.json")), timeout=10)
+    (table,) = json.load(urllib.request.urlopen(url + "tables.json"))
+    assert table["state"] == traffic[3].payload
+    page = urllib.request.urlopen(url).read().decode()
+    assert '"mode": "venue"' in page
