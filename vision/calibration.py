@@ -9,6 +9,7 @@ the cloth point under its centre).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -105,8 +106,12 @@ class Calibration:
         if self.camera_xy is not None and self.camera_height is not None and height_mm:
             below = np.asarray(self.camera_xy)
             pts = below + (pts - below) * self.camera_height / (self.camera_height - height_mm)
-        undistorted = _apply(np.linalg.inv(self.image_to_cloth), pts)
+        undistorted = _apply(self.cloth_to_image, pts)
         return _distort(undistorted, self.camera_matrix, self.dist_coeffs)
+
+    @functools.cached_property
+    def cloth_to_image(self) -> NDArray[np.float64]:
+        return np.asarray(np.linalg.inv(self.image_to_cloth), dtype=np.float64)
 
     def mm_per_px(self) -> float:
         """The cloth's scale at the table centre (mm per image pixel)."""

@@ -234,46 +234,35 @@ def _split(
     ys, xs = np.nonzero(weights)
     w = weights[ys, xs].astype(np.float64)
     pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    depth = _depth(weights)
     if count == 1:
-        centre = (pts * w[:, None]).sum(axis=0) / w.sum()
-        centres = centre[None, :]
+        centres = ((pts * w[:, None]).sum(axis=0) / w.sum())[None, :]
     else:
-        centres = _seeds(weights, count, radius)
+        centres = _seeds(depth, count, radius)
         for _ in range(12):
             d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
             nearest = np.argmin(d2, axis=1)
-            moved = np.array(
-                [
-                    (pts[nearest == i] * w[nearest == i, None]).sum(axis=0) / w[nearest == i].sum()
-                    if np.any(nearest == i)
-                    else centres[i]
-                    for i in range(count)
-                ]
-            )
+            mass = np.bincount(nearest, weights=w, minlength=count)
+            sum_x = np.bincount(nearest, weights=w * pts[:, 0], minlength=count)
+            sum_y = np.bincount(nearest, weights=w * pts[:, 1], minlength=count)
+            held = mass > 0
+            moved = centres.copy()
+            moved[held] = np.stack([sum_x[held], sum_y[held]], axis=1) / mass[held, None]
             done = np.abs(moved - centres).max() < 0.01
             centres = moved
             if done:
                 break
-    dist = np.sqrt(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2))
-    cover = float((dist.min(axis=1) <= radius + 0.75).mean())
+    dist2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    cover = float((dist2.min(axis=1) <= (radius + 0.75) ** 2).mean())
     # A ball is as thick as itself; a cue or a finger only crosses where a ball would be.
-    depth = _depth(weights)
-    thick = [
-        float(
-            depth[
-                min(max(round(cy), 0), depth.shape[0] - 1),
-                min(max(round(cx), 0), depth.shape[1] - 1),
-            ]
-        )
-        >= MIN_DEPTH * radius
-        for cx, cy in centres
-    ]
+    rows = np.clip(np.round(centres[:, 1]).astype(int), 0, depth.shape[0] - 1)
+    cols = np.clip(np.round(centres[:, 0]).astype(int), 0, depth.shape[1] - 1)
+    thick = [bool(d >= MIN_DEPTH * radius) for d in depth[rows, cols]]
     return [(float(cx), float(cy)) for cx, cy in centres], cover, thick
 
 
-def _seeds(weights: NDArray[np.float32], count: int, radius: float) -> NDArray[np.float64]:
+def _seeds(depth: NDArray[np.float32], count: int, radius: float) -> NDArray[np.float64]:
     """Starting centres: the blob's most interior points, at least a ball apart."""
-    depth = _depth(weights)
     order = np.argsort(depth, axis=None)[::-1]
     ys, xs = np.unravel_index(order, depth.shape)
     chosen: list[tuple[float, float]] = []

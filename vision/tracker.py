@@ -90,6 +90,7 @@ class Tracker:
         self.cloth: ClothModel | None = None
         self._reference: tuple[U8, U8, U8] | None = None
         self._recent: deque[tuple[float, tuple[U8, U8, U8]]] = deque()
+        self._pixels: dict[tuple[float, float], NDArray[np.float64]] = {}
         self._next_id = 0
         self._kernel = np.ones((3, 3), np.uint8)
 
@@ -289,7 +290,7 @@ class Tracker:
         if not occluders or not self.tracks:
             return
         ids = list(self.tracks)
-        pixels = self.calibration.to_image(np.array([self.tracks[i].xy for i in ids]))
+        pixels = np.array([self._pixel(self.tracks[i].xy) for i in ids])
         for tid, (x, y) in zip(ids, pixels, strict=True):
             if any(o.distance(float(x), float(y)) > -self.radius_px for o in occluders):
                 track = self.tracks[tid]
@@ -494,6 +495,16 @@ class Tracker:
                 return True
         return False
 
+    def _pixel(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
+        """A table point's pixel; balls at rest ask every frame, so the answer is kept."""
+        key = (float(xy[0]), float(xy[1]))
+        cached = self._pixels.get(key)
+        if cached is None:
+            if len(self._pixels) > 4096:
+                self._pixels.clear()
+            cached = self._pixels[key] = self.calibration.to_image(xy[None, :])[0]
+        return cached
+
     def _can_rest(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         table = self.calibration.table
         corners = np.array([p for n, p in table.pockets.items() if n not in ("SL", "SR")])
@@ -511,7 +522,7 @@ class Tracker:
         return self.calibration.to_table(np.array([[d.x, d.y] for d in discs]))
 
     def _in_mask(self, xy: NDArray[np.float64], mask: U8) -> bool:
-        px = self.calibration.to_image(xy[None, :])[0]
+        px = self._pixel(xy)
         hx, hy = round((px[0] + 0.5) / 2 - 0.5), round((px[1] + 0.5) / 2 - 0.5)
         r = max(1, int(self.radius_px / 2))
         window = mask[max(0, hy - r) : hy + r + 1, max(0, hx - r) : hx + r + 1]
