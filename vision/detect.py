@@ -22,6 +22,7 @@ FOREGROUND = 1.0
 MIN_DISC_COVER = 0.72
 # ...and each centre lies this deep inside it, in radii (a cue is thinner than a ball).
 MIN_DEPTH = 0.6
+MAX_CLUSTER = 15
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,9 @@ def detect(
         elif any(_is_streak_of(blob, m, radius_half, origin) for m in moving):
             blob.count, blob.balls, blob.streak = 1, True, True
     if expected is not None:
+        for blob in blobs:
+            # Shading and shadows make a cluster look bigger than its balls.
+            blob.count = min(blob.count, expected)
         missing = expected - dark_balls - sum(b.count for b in blobs if b.balls)
         clusters = sorted((b for b in blobs if b.balls and b.count > 1), key=lambda b: -b.area)
         if missing > 0 and clusters:
@@ -179,7 +183,8 @@ def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blo
         if count == 2 and cv2.minEnclosingCircle(contour)[1] < 1.7 * radius_half:
             count = 1  # two touching balls span two diameters; this is one, a little blurred
         points = np.asarray(contour, dtype=np.int32)
-        out.append(_Blob(points, (x, y, w, h), weights, area, count, count <= 12))
+        # A rack, with the cue ball frozen to it, is the largest cluster of balls there is.
+        out.append(_Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER))
     return out
 
 

@@ -189,10 +189,16 @@ class ShotDetector:
         return paths
 
     def _key_of(self, tid: int) -> BallKey | None:
+        """Who the track was when the shot began (seen at rest then), else who it is now.
+
+        Tracks can swap balls in a crowd; the early part of a shot, where the first
+        contact is, is best named by the identification made before anything moved.
+        """
+        before = self._shot_keys.get(tid)
+        if before is not None:
+            return before
         track = self.tracker.tracks.get(tid)
-        if track is not None and track.key is not None:
-            return track.key
-        return self._shot_keys.get(tid)
+        return None if track is None else track.key
 
     def _facts(self) -> dict[str, Any]:
         assert self._shot is not None

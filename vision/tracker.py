@@ -369,11 +369,11 @@ class Tracker:
             track.xy, track.t, track.rest_xy = xy, t, xy.copy()
             track.velocity = np.zeros(2)
             track.seen, track.missing_since = True, None
-            if discs[col].cluster == 1:
-                # Only what it looks like now: tracks can swap in a crowd, so a look from
-                # before this rest may belong to another ball.
-                track.looks = [looks[col]]
-                track.colour = self._colours([discs[col]], planes, y_half)[0]
+            # Only what it looks like now: tracks can swap in a crowd, so a look from
+            # before this rest may belong to another ball. A ball in a cluster is looked at
+            # too (its middle is its own), which is how a rack gets its ids.
+            track.looks = [looks[col]]
+            track.colour = self._colours([discs[col]], planes, y_half)[0]
         self._identify(after_shot)
         self._reference = (y_half.copy(), planes.u.copy(), planes.v.copy())
 
