@@ -121,36 +121,32 @@ def strike_time(cue: Path) -> float | None:
 def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | None:
     """First time after `t_from` the cue ball's centre comes within `reach` of `target`.
 
-    Between samples the ball is taken to keep the velocity it had coming in (a contact bends
-    the path only after it happens), which places the moment to a fraction of a frame.
+    From each seen position the ball is taken to go on at the velocity it came with (a
+    contact bends the path only after it happens), which places the moment to a fraction of
+    a frame, also when no frame shows the two balls touching (merged into one blob, or the
+    cue ball already bounced off).
     """
+    seen = [i for i in range(len(cue.t)) if cue.seen[i] and cue.t[i] >= t_from - 1e-9]
     d = np.linalg.norm(cue.xy - target, axis=1)
-    valid = cue.seen & (cue.t >= t_from - 1e-9)
-    for i in range(1, len(cue.t)):
-        if not valid[i]:
-            continue
-        if d[i] > reach:
-            continue
-        j = i - 1
-        while j >= 0 and not cue.seen[j]:
-            j -= 1
-        if j < 0 or d[j] <= reach:
-            return float(cue.t[i] if j < 0 else max(cue.t[j], t_from))
-        k = j - 1
-        while k >= 0 and not cue.seen[k]:
-            k -= 1
-        p0 = cue.xy[j]
-        if k >= 0 and cue.t[j] - cue.t[k] > 0:
-            velocity = (cue.xy[j] - cue.xy[k]) / (cue.t[j] - cue.t[k])
+    for n, j in enumerate(seen):
+        if d[j] <= reach:
+            return float(max(cue.t[j], t_from))
+        if n + 1 >= len(seen):
+            break
+        i = seen[n + 1]
+        span = float(cue.t[i] - cue.t[j])
+        before = seen[n - 1] if n > 0 else None
+        if before is not None and cue.t[j] > cue.t[before]:
+            velocity = (cue.xy[j] - cue.xy[before]) / (cue.t[j] - cue.t[before])
         else:
-            velocity = (cue.xy[i] - cue.xy[j]) / (cue.t[i] - cue.t[j])
-        hit = _ray_circle(p0, velocity, target, reach)
-        span = cue.t[i] - cue.t[j]
-        if hit is None or hit > 1.5 * span:
+            velocity = (cue.xy[i] - cue.xy[j]) / span
+        hit = _ray_circle(cue.xy[j], velocity, target, reach)
+        if hit is not None and hit <= 1.5 * span:
+            return float(cue.t[j] + hit)
+        if d[i] <= reach:
             # The straight line misses; the path bent earlier: interpolate the distances.
             frac = (d[j] - reach) / max(d[j] - d[i], 1e-9)
             return float(cue.t[j] + frac * span)
-        return float(cue.t[j] + min(hit, span))
     return None
 
 
