@@ -103,13 +103,16 @@ def detect(
         )
         if blob.streak:
             cover = 1.0  # a streak is one ball spread along its path, not a disc
-        whole = blob.balls and cover >= MIN_DISC_COVER and all(thick)
-        if not whole:
+        # A cluster whose count came out one too many has a thin centre at its edge; a cue or
+        # an arm is mostly thin centres.
+        balls = blob.balls and cover >= MIN_DISC_COVER and sum(thick) >= 0.75 * len(thick)
+        if not balls:
             outline = blob.contour.astype(np.float32) + np.array([ox, oy], np.float32)
             occluders.append(Occluder(outline * 2 + 0.5))
-        if whole:
-            for cx, cy in centres:
-                discs.append(_full_res(ox + x + cx, oy + y + cy, blob.count, cover, blob.streak))
+            continue
+        kept = [c for c, ok in zip(centres, thick, strict=True) if ok]
+        for cx, cy in kept:
+            discs.append(_full_res(ox + x + cx, oy + y + cy, len(kept), cover, blob.streak))
     if dark_balls:
         discs.extend(_dark_discs(dark, mask, discs, radius_half, origin, dark_balls))
     # Fingers and a cue's ferrule near an arm look like balls; a ball there is hidden anyway.
