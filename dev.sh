@@ -52,7 +52,8 @@ case "$job" in
         venv
         # Tests talk to a real broker, and look at the web scoreboard in a real browser
         # (DejaVu has the Hebrew glyphs).
-        apt_install mosquitto chromium fonts-dejavu-core
+        # systemd-analyze checks the units; openssl makes the broker's TLS test certificate.
+        apt_install mosquitto chromium fonts-dejavu-core systemd openssl
         say "ruff"
         .venv/bin/ruff check .
         .venv/bin/ruff format --check .

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from firmware import bench, demo, replay_cli, rules_cli
+from firmware import bench, config_cli, demo, replay_cli, rules_cli, run
 from firmware.scoreboard import app as scoreboard
 
 Handler = Callable[[argparse.Namespace], int]
@@ -17,6 +17,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tenball", description="Automatic referee and scorer for Ten-Ball pool."
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    run_parser = commands.add_parser(
+        "run", help="the live referee loop (or the same loop on a recording)"
+    )
+    run.add_arguments(run_parser)
+    run_parser.set_defaults(handler=run.main)
+    config_parser = commands.add_parser("config", help="validate a configuration file")
+    config_cli.add_arguments(config_parser)
+    config_parser.set_defaults(handler=config_cli.main)
     rules = commands.add_parser(
         "rules", help="the rules engine as a JSON-lines session on stdin/stdout"
     )

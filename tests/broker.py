@@ -70,7 +70,7 @@ def running_broker(workdir: Path, *, persistence: bool = True) -> Iterator[Broke
                 "autosave_interval 1",
                 "max_queued_messages 100000",
                 "max_inflight_messages 100",
-                "set_tcp_nodelay true",
+                "set_tcp_nodelay true",  # as deploy/mosquitto/tenball.conf: no Nagle delays
                 # As root mosquitto drops to the `mosquitto` user, which cannot write the
                 # persistence file under a root-owned test directory: retained messages and
                 # persistent sessions would then silently not survive a broker restart.

@@ -59,8 +59,14 @@ class ShotDetector:
         self._shots = 0
         self._quiet_since: float | None = None
         self._last_t = -math.inf
+        self._strike: float | None = None
 
     # -- the seam ------------------------------------------------------------------------------
+
+    @property
+    def strike(self) -> float | None:
+        """When the shot in progress was struck (as first noticed), or None at rest."""
+        return self._strike
 
     def set_on_table(self, balls: Iterable[BallKey]) -> None:
         """The balls the rules say are on the table (the cue ball included)."""
@@ -95,6 +101,7 @@ class ShotDetector:
         facts = self._facts()
         self.tracker.forget_gone()
         self._shot = None
+        self._strike = None
         self._history.clear()
         return [facts]
 
@@ -107,6 +114,7 @@ class ShotDetector:
         facts = self._facts()
         self.tracker.forget_gone()
         self._shot = None
+        self._strike = None
         return [facts]
 
     def tracked(self) -> list[TrackedBall]:
@@ -137,6 +145,7 @@ class ShotDetector:
         )
 
     def _begin(self) -> None:
+        self._strike = self._history[-1].t if self._history else self._last_t
         self._shot = list(self._history)
         self._history.clear()
         self._shot_keys = {tid: track.key for tid, track in self.tracker.tracks.items()}
