@@ -19,6 +19,7 @@ from vision.calibration import Calibration
 from vision.cloth import Planes
 from vision.events import (
     SPLIT_HIT_S,
+    Disappearance,
     Event,
     Path,
     cushion_contacts,
@@ -231,11 +232,9 @@ class ShotDetector:
                 t_first, first = contacts[0]
                 tie = [k for t, k in contacts[1:] if t - t_first <= SPLIT_HIT_S]
                 events.append(Event(t_first, "contact", ("cue", first)))
-        survivors = {tid for tid, tr in self.tracker.tracks.items() if tr.missing_since is None}
-        gone = [p for tid, p in paths.items() if tid not in survivors]
-        drops = [d for d in (disappearance(p, table, dt) for p in gone) if d is not None]
+        drops = self._drops(paths, dt)
         drops = self._confirm_with_sensors(drops, t_start)
-        gone_keys = {p.key for p in gone}
+        gone_keys = {d.key for d in drops}
         if first is not None:
             for path in paths.values():
                 for event in cushion_contacts(path, table, t_first, path.key in gone_keys):
@@ -278,6 +277,29 @@ class ShotDetector:
                 if track.key is not None and track.missing_since is None
             },
         }
+
+    def _drops(self, paths: dict[int, Path], dt: float) -> list[Disappearance]:
+        """How the balls the shot took off the table left it.
+
+        A ball lost in a pocket's mouth dropped. One lost elsewhere left the table only if
+        it is not found at rest after the shot, where every ball is seen apart and
+        identified: the tracker also loses balls in a crowd.
+        """
+        table = self.calibration.table
+        seen = {
+            tr.key for tr in self.tracker.tracks.values() if tr.missing_since is None and tr.key
+        }
+        drops: dict[BallKey, Disappearance] = {}
+        for tid, path in paths.items():
+            track = self.tracker.tracks.get(tid)
+            if track is not None and track.missing_since is None:
+                continue
+            drop = disappearance(path, table, dt)
+            if drop is None or path.key in drops:
+                continue
+            if drop.pocket is not None or path.key not in seen:
+                drops[path.key] = drop
+        return list(drops.values())
 
     def _confirm_with_sensors(self, drops: list[Any], t_start: float) -> list[Any]:
         """Pocket pulses confirm a drop and its pocket; vision alone decides without sensors."""

@@ -401,11 +401,7 @@ class Tracker:
 
     def _identify(self, after_shot: bool = False) -> None:
         """Ids for the balls in sight (and, after a shot, for those it took off the table)."""
-        visible = [
-            tid
-            for tid, tr in self.tracks.items()
-            if tr.missing_since is None or (after_shot and tr.looks)
-        ]
+        visible = [tid for tid, tr in self.tracks.items() if tr.missing_since is None]
         combined = [Look.combine(self.tracks[tid].looks) for tid in visible]
         usable = [i for i, look in enumerate(combined) if look is not None]
         looks = [look for look in combined if look is not None]
