@@ -18,7 +18,7 @@ from pathlib import Path
 
 import cv2
 
-from firmware.demo import DEMO_MATCH
+from firmware.scoreboard.recorded import DEMO_MATCH
 from hw.recording import RecordingSource
 from rules import MatchState, Ruling, Session, apply, parse_command
 from rules.commands import Command, NewMatch

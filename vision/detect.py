@@ -181,7 +181,7 @@ def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blo
         area = float(patch.sum())
         if area < 0.35 * ball_area:
             continue  # noise, a highlight, a sliver of a ball at a window's edge
-        weights = np.minimum(score[y : y + h, x : x + w], 3.0) * patch
+        weights = np.asarray(np.minimum(score[y : y + h, x : x + w], 3.0) * patch, np.float32)
         count = max(1, round(area / ball_area))
         if count == 2 and cv2.minEnclosingCircle(contour)[1] < 1.7 * radius_half:
             count = 1  # two touching balls span two diameters; this is one, a little blurred

@@ -126,6 +126,7 @@ class Browser:
         if path is not None:
             path.write_bytes(data)
         bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        assert bgr is not None, "Chromium's screenshot is not a PNG"
         return np.ascontiguousarray(bgr[:, :, ::-1])
 
     def call(self, method: str, **params: Any) -> Any:

@@ -186,7 +186,9 @@ def test_png_frames_are_the_rendered_pixels(tmp_path: Path, states: list[Json]) 
     files = sorted(p.name for p in (tmp_path / "frames").iterdir())
     assert files == ["frame-000001.png", "frame-000002.png", "latest.png"]
     for name, frame in [("frame-000001.png", frames[0]), ("latest.png", frames[1])]:
-        read = cv2.imread(str(tmp_path / "frames" / name))[:, :, ::-1]
+        image = cv2.imread(str(tmp_path / "frames" / name))
+        assert image is not None
+        read = image[:, :, ::-1]
         assert np.array_equal(read, frame)
 
 

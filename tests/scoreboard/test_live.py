@@ -51,7 +51,9 @@ class Views:
 
     def led_message(self) -> str:
         """The LED panel's message line, read back from the latest PNG."""
-        frame = np.asarray(cv2.imread(str(self.directory / "latest.png"))[:, :, ::-1], np.uint8)
+        image = cv2.imread(str(self.directory / "latest.png"))
+        assert image is not None
+        frame = np.asarray(image[:, :, ::-1], np.uint8)
         return read_text(frame, (0, LAYOUTS[(64, 32)].messages[0]), SMALL, 16).rstrip()
 
     def terminal(self) -> str:

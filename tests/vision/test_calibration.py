@@ -28,7 +28,11 @@ def camera(tilt_deg: float = 4.0) -> tuple[Array, Array, Array]:
     tilt = cv2.Rodrigues(np.array([np.radians(tilt_deg), np.radians(1.5), 0.0]))[0]
     rotation = tilt @ down
     tvec = -rotation @ centre
-    return rotation, tvec, centre
+    return (
+        np.asarray(rotation, np.float64),
+        np.asarray(tvec, np.float64),
+        np.asarray(centre, np.float64),
+    )
 
 
 def project(points: Array, rotation: Array, tvec: Array, dist: Array = DIST) -> Array:
