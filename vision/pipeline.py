@@ -104,7 +104,7 @@ class ShotDetector:
         self._shot = None
         self._strike = None
         self._history.clear()
-        return [facts]
+        return [facts] if facts is not None else []
 
     def finish(self, planes: Planes | None = None) -> list[dict[str, Any]]:
         """The facts of a shot still going on when the frames end (from the last frame)."""
@@ -116,7 +116,7 @@ class ShotDetector:
         self.tracker.forget_gone()
         self._shot = None
         self._strike = None
-        return [facts]
+        return [facts] if facts is not None else []
 
     def tracked(self) -> list[TrackedBall]:
         return [
@@ -210,7 +210,9 @@ class ShotDetector:
         track = self.tracker.tracks.get(tid)
         return None if track is None else track.key
 
-    def _facts(self) -> dict[str, Any]:
+    def _facts(self) -> dict[str, Any] | None:
+        """The shot's facts; None when it was no shot (a ball jumped in the tracking, a hand
+        moved the cue ball): nothing rolled, touched or dropped."""
         assert self._shot is not None
         shot = self._shot
         self._shots += 1
@@ -247,6 +249,9 @@ class ShotDetector:
                 events.append(Event(drop.t, "off_table", (drop.key,)))
         events.sort(key=lambda e: e.t)
         t_end = self._end_time(shot)
+        if t_end <= t_start and not events:
+            self._shots -= 1
+            return None
         pocketed = [{"ball": e.balls[0], "pocket": e.pocket} for e in events if e.type == "pocket"]
         for e in events:
             if e.type in ("pocket", "off_table") and isinstance(e.balls[0], int):
