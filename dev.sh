@@ -46,6 +46,8 @@ job=${1:-}
 case "$job" in
     demo)
         venv
+        # The demo runs the match through a local broker to the scoreboards, as a table would.
+        apt_install mosquitto
         exec .venv/bin/tenball demo "$@"
         ;;
     test)
@@ -59,6 +61,10 @@ case "$job" in
         .venv/bin/ruff format --check .
         say "mypy"
         .venv/bin/mypy
+        # The fixture generator's own environment (pooltool): its truth is checked against
+        # the simulator's events.
+        say "fixture simulator (.venv-sim)"
+        bash fixtures/setup-sim.sh
         say "pytest"
         exec .venv/bin/pytest "$@"
         ;;

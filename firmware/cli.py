@@ -30,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rules_cli.add_arguments(rules)
     rules.set_defaults(handler=rules_cli.main)
-    demo_parser = commands.add_parser("demo", help="replay a recorded match to a scoreboard")
+    demo_parser = commands.add_parser(
+        "demo", help="a recorded match through the whole pipeline to a scoreboard"
+    )
     demo.add_arguments(demo_parser)
     demo_parser.set_defaults(handler=demo.main)
     replay = commands.add_parser("replay", help="a recording through vision to shot facts")

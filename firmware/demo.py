@@ -1,67 +1,152 @@
-"""`tenball demo`: a recorded match replayed to a scoreboard, for a newcomer.
+"""`tenball demo`: a recorded match through the whole pipeline to a scoreboard, for a newcomer.
 
-The match is a JSON-lines file of commands (contracts.md §4) — what the referee loop feeds the
-engine from vision, pocket sensors and the call panel — ruled one by one and shown on the
-terminal board after every ruling.
+The recording (video, pocket-sensor pulses and the players' declarations) runs through
+`tenball run` — vision, rules, journal, MQTT — exactly as on a table, into a mosquitto started
+for the demo on a free loopback port; the terminal scoreboard and the web page follow it.
+Without mosquitto the rulings are shown as the loop prints them, and the demo says so.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import socket
+import subprocess
 import sys
+import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from firmware.board import board_state
-from firmware.scoreboard.term import render_board
-from rules import LANGUAGES, InputError, Session
+from firmware.scoreboard import term
+from firmware.scoreboard.model import Model
+from firmware.scoreboard.subscriber import Address, Subscriber
+from firmware.scoreboard.web import DEFAULT_PORT, WebServer
+from rules import LANGUAGES
 
-DEMO_MATCH = Path(__file__).resolve().parent.parent / "fixtures" / "matches" / "demo_match.jsonl"
-CLEAR = "\x1b[H\x1b[2J"
+DEMO_RECORDING = Path(__file__).resolve().parent.parent / "fixtures" / "tuning" / "whole_rack"
+TABLE = "demo"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--match", type=Path, default=DEMO_MATCH, help="commands, JSON lines")
-    parser.add_argument("--lang", default="en", choices=LANGUAGES)
     parser.add_argument(
-        "--delay",
-        type=float,
-        default=None,
-        help="seconds between rulings (default: 0.8 on a terminal, 0 otherwise)",
+        "--recording", type=Path, default=DEMO_RECORDING, help="a recording directory"
     )
-    parser.add_argument("--table", default="table1")
+    parser.add_argument(
+        "--detector",
+        choices=("vision", "recorded"),
+        default="vision",
+        help="shot facts from vision (default) or the recording's truth",
+    )
+    speed = parser.add_mutually_exclusive_group()
+    speed.add_argument("--realtime", action="store_true", help="at the recorded speed")
+    speed.add_argument("--fast", action="store_true", help="as fast as it goes")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="the web page's port")
 
 
 def main(args: argparse.Namespace) -> int:
-    path: Path = args.match
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        print(f"tenball demo: cannot read {path}: {exc.strerror}", file=sys.stderr)
+    recording: Path = args.recording
+    if not (recording / "recording.json").is_file():
+        print(f"tenball demo: {recording}: not a recording directory", file=sys.stderr)
         return 2
     live = sys.stdout.isatty()
-    delay = args.delay if args.delay is not None else (0.8 if live else 0.0)
-    session = Session(lang=args.lang)
-    rulings = 0
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            reply = session.handle_json(json.loads(text))
-        except (json.JSONDecodeError, InputError) as exc:
-            print(f"tenball demo: {path}:{number}: {exc}", file=sys.stderr)
-            return 2
-        if "rejected" in reply:
-            print(f"{path}:{number}: rejected: {reply['rejected']}")
-            continue
-        if "seq" not in reply:
-            continue
-        rulings += 1
-        board = board_state(
-            session.state, seq=session.seq, table=args.table, last_ruling=reply, lang=args.lang
+    realtime = args.realtime or (live and not args.fast)
+    with tempfile.TemporaryDirectory(prefix="tenball-demo-") as scratch:
+        work = Path(scratch)
+        command = [
+            sys.executable, "-m", "firmware.cli", "run", "--source", str(recording),
+            "--journal", str(work / "journal.sqlite"), "--table", TABLE,
+            "--detector", args.detector, *(["--realtime"] if realtime else []),
+        ]  # fmt: skip
+        mosquitto = shutil.which("mosquitto") or (
+            "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
         )
-        print((CLEAR if live else "\n") + render_board(board, colour=live), flush=True)
-        time.sleep(delay)
-    print(f"\n{rulings} rulings from {path.name}.")
-    return 0
+        if mosquitto is None:
+            print("tenball demo: mosquitto is not installed: showing the rulings without MQTT")
+            return _without_broker(command)
+        with _broker(mosquitto, work) as port:
+            return _with_broker([*command, "--mqtt", f"127.0.0.1:{port}"], port, args, live)
+
+
+def _with_broker(command: list[str], port: int, args: argparse.Namespace, live: bool) -> int:
+    model = Model()
+    subscriber = Subscriber(Address("127.0.0.1", port), model, table=TABLE)
+    subscriber.start()
+    web = _web(model, args.port)
+    stop = threading.Event()
+    lang = args.lang
+
+    def draw(snapshot: object) -> str:
+        text = term.screen(snapshot, TABLE, colour=live, lang=lang)  # type: ignore[arg-type]
+        page = f"\n\n web scoreboard: {web.url}" if web is not None else ""
+        return text + page
+
+    board = threading.Thread(target=term.run_live, args=(model, draw, sys.stdout, stop))
+    board.start()
+    try:
+        run = subprocess.run(command, stdout=subprocess.DEVNULL, check=False)
+        time.sleep(1.0)  # the last messages reach the board
+    finally:
+        stop.set()
+        board.join()
+        subscriber.stop()
+        if web is not None:
+            web.shutdown()
+    rulings = model.snapshot().table(TABLE).state
+    seq = rulings["seq"] if rulings else 0
+    print(f"\n{seq} rulings from {args.recording.name} ({args.detector} facts).")
+    if args.detector == "vision":
+        print(
+            "How far vision's facts are from the recording's truth: "
+            f".venv/bin/tenball evaluate {args.recording}"
+        )
+    return run.returncode
+
+
+def _without_broker(command: list[str]) -> int:
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert run.stdout is not None
+    for line in run.stdout:
+        ruling = json.loads(line)
+        print(f"#{ruling.get('seq')}: {ruling.get('reason')}", flush=True)
+    return run.wait()
+
+
+def _web(model: Model, port: int) -> WebServer | None:
+    for candidate in (port, 0):
+        try:
+            server = WebServer(model, table=TABLE, address=("127.0.0.1", candidate))
+        except OSError:
+            continue
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return server
+    return None
+
+
+@contextmanager
+def _broker(mosquitto: str, work: Path) -> Iterator[int]:
+    """mosquitto on a free loopback port, for as long as the demo runs."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    config = work / "mosquitto.conf"
+    config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n")
+    broker = subprocess.Popen(
+        [mosquitto, "-c", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        broker.terminate()
+        broker.wait(timeout=10)
