@@ -9,7 +9,6 @@ Without mosquitto the rulings are shown as the loop prints them, and the demo sa
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import socket
 import subprocess
@@ -46,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     speed.add_argument("--fast", action="store_true", help="as fast as it goes")
     parser.add_argument("--lang", choices=LANGUAGES, default="en")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="the web page's port")
+    parser.add_argument(
+        "--no-broker", action="store_true", help="no MQTT: the loop feeds the terminal board"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -65,9 +67,14 @@ def main(args: argparse.Namespace) -> int:
         mosquitto = shutil.which("mosquitto") or (
             "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
         )
-        if mosquitto is None:
-            print("tenball demo: mosquitto is not installed: showing the rulings without MQTT")
-            return _without_broker(command)
+        if mosquitto is None or args.no_broker:
+            why = "asked for no broker" if args.no_broker else "mosquitto is not installed"
+            print(
+                f"tenball demo: {why}: the referee loop feeds the terminal board itself, "
+                "without MQTT (apt install mosquitto for the whole path)",
+                flush=True,
+            )
+            return subprocess.run([*command, "--board"], check=False).returncode
         with _broker(mosquitto, work) as port:
             return _with_broker([*command, "--mqtt", f"127.0.0.1:{port}"], port, args, live)
 
@@ -105,15 +112,6 @@ def _with_broker(command: list[str], port: int, args: argparse.Namespace, live: 
             f".venv/bin/tenball evaluate {args.recording}"
         )
     return run.returncode
-
-
-def _without_broker(command: list[str]) -> int:
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert run.stdout is not None
-    for line in run.stdout:
-        ruling = json.loads(line)
-        print(f"#{ruling.get('seq')}: {ruling.get('reason')}", flush=True)
-    return run.wait()
 
 
 def _web(model: Model, port: int) -> WebServer | None:

@@ -29,6 +29,7 @@ from firmware.loop import RefereeLoop, panel_listener, panel_sink
 from firmware.mqtt_link import Inbound, MqttLink
 from firmware.outbox import Publisher
 from firmware.referee import Defaults, Origin, Referee
+from firmware.scoreboard.term import render_board
 from firmware.sdnotify import Notifier
 from firmware.shots import RecordedFactsDetector, ShotDetector, ShotsError
 from firmware.status import Status, StatusReporter
@@ -78,6 +79,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=DETECTORS,
         help="where shot facts come from: 'vision' (the default), or 'recorded' (a "
         "recording's expected.jsonl: the truth a disputed call is reviewed against)",
+    )
+    parser.add_argument(
+        "--board",
+        action="store_true",
+        help="print the terminal scoreboard after every ruling instead of the rulings' JSON",
     )
     parser.add_argument(
         "--drain-timeout",
@@ -233,6 +239,11 @@ def _print_ruling(board: dict[str, Any], ruling: dict[str, Any] | None) -> None:
         print(json.dumps(ruling, ensure_ascii=False), flush=True)
 
 
+def _print_board(board: dict[str, Any], ruling: dict[str, Any] | None) -> None:
+    if ruling is not None:
+        print("\n" + render_board(board, colour=sys.stdout.isatty()), flush=True)
+
+
 def _run(args: argparse.Namespace, config: Config, journal: Journal) -> int:
     recording_dir = _recording_dir(args.source)
     detector_kind = args.detector or "vision"
@@ -246,7 +257,7 @@ def _run(args: argparse.Namespace, config: Config, journal: Journal) -> int:
         defaults=Defaults(config.rules.ruleset, config.rules.options, config.table.size_mm),
         publish=config.mqtt is not None,
     )
-    referee.add_listener(_print_ruling)
+    referee.add_listener(_print_board if args.board else _print_ruling)
 
     source: FrameSource
     inputs: tuple[InputEvent, ...] = ()

@@ -39,3 +39,14 @@ def test_run_with_vision_rules_a_recording_as_its_truth(tmp_path: Path) -> None:
     keys = ("foul", "balls_on_table_after", "next_shooter", "cue_ball_next", "score_after")
     want = [{k: r[k] for k in keys} for r in expected_rulings(recording)]
     assert [{k: r[k] for k in keys} for r in rulings] == want
+
+
+def test_without_a_broker_the_loop_feeds_the_terminal_board_and_says_so() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "demo", "--fast", "--detector", "recorded",
+         "--no-broker", "--recording", str(FIXTURES / "pot_straight")],
+        capture_output=True, text=True, timeout=120, check=False, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "without MQTT" in done.stdout
+    assert "#1: Ann made the 1 in the foot-right corner and continues." in done.stdout
