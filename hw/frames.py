@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias, cast
+from types import TracebackType
+from typing import Protocol, Self, TypeAlias, cast
 
 import cv2
 import numpy as np
@@ -129,6 +130,24 @@ class Frame:
         """Memory held by the frame's images (for the recorder's memory bound)."""
         color = self.color
         return int(self.gray.nbytes) + (0 if color is None else int(color.nbytes))
+
+
+class ClosingOnExit:
+    """`with thing:` closes it at the end of the block, however the block ends."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
 
 
 class FrameSource(Protocol):

@@ -10,10 +10,9 @@ module is imported. What can be checked off the Pi lives in pure functions:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from types import TracebackType
 from typing import Any
 
-from hw.frames import CameraError, Frame, Yuv420Image, missed_frames
+from hw.frames import CameraError, ClosingOnExit, Frame, Yuv420Image, missed_frames
 
 # A mode advertising 119.9 fps still serves a request for 120: libcamera clamps the rate.
 _FPS_TOLERANCE = 0.99
@@ -87,7 +86,7 @@ def _size(value: Sequence[int]) -> tuple[int, int]:
     return (int(width), int(height))
 
 
-class PiCamera2Source:
+class PiCamera2Source(ClosingOnExit):
     """A Raspberry Pi camera at a high frame rate, as a :class:`hw.frames.FrameSource`.
 
     Frames carry ``t`` from the sensor's ``SensorTimestamp`` (``CLOCK_MONOTONIC``, the clock of
@@ -188,14 +187,3 @@ class PiCamera2Source:
     def close(self) -> None:
         self._camera.stop()
         self._camera.close()
-
-    def __enter__(self) -> PiCamera2Source:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -21,7 +21,7 @@ from typing import Any, Final, TextIO, TypeAlias, cast
 
 import cv2
 
-from hw.frames import BgrImage, Frame, GrayImage, bgr_to_gray, missed_frames
+from hw.frames import BgrImage, ClosingOnExit, Frame, GrayImage, bgr_to_gray, missed_frames
 from hw.pockets import POCKETS, PocketPulse
 
 FORMAT: Final = "tenball-recording/1"
@@ -160,7 +160,7 @@ def find_video(directory: Path) -> Path:
     return videos[0]
 
 
-class RecordingSource:
+class RecordingSource(ClosingOnExit):
     """A recording directory as a :class:`hw.frames.FrameSource`.
 
     Everything is checked when it is opened (files present, JSON valid, timestamps monotonic
@@ -283,17 +283,6 @@ class RecordingSource:
     def close(self) -> None:
         """End an iteration in progress (at its next frame)."""
         self._closed = True
-
-    def __enter__(self) -> RecordingSource:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class RecordingWriter:

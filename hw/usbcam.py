@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from types import TracebackType
 from typing import cast
 
 import cv2
 
-from hw.frames import BgrImage, CameraError, Frame, bgr_to_gray, missed_frames
+from hw.frames import BgrImage, CameraError, ClosingOnExit, Frame, bgr_to_gray, missed_frames
 
 
-class OpenCVCaptureSource:
+class OpenCVCaptureSource(ClosingOnExit):
     """A camera opened with ``cv2.VideoCapture``, as a :class:`hw.frames.FrameSource`.
 
     ``device`` is a V4L2 index (0 for ``/dev/video0``) or anything ``VideoCapture`` opens.
@@ -86,14 +85,3 @@ class OpenCVCaptureSource:
 
     def close(self) -> None:
         self._capture.release()
-
-    def __enter__(self) -> OpenCVCaptureSource:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
