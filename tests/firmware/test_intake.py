@@ -29,7 +29,6 @@ def test_a_command_passes() -> None:
         (b"\xff\xfe{}", "not_utf8"),
         (b"{'cmd': 'undo'}", "not_json"),
         (b'{"cmd": "shot", "first_contact": NaN}', "not_json"),
-        (b"[" * 2000 + b"]" * 2000, "not_json"),  # deeper than Python's recursion limit
         (b'["cmd", "undo"]', "not_object"),
         (b'{"command": "undo"}', "bad_command"),
         (b'{"cmd": 7}', "bad_command"),
@@ -37,6 +36,11 @@ def test_a_command_passes() -> None:
 )
 def test_what_is_not_a_command_is_refused_with_a_code(payload: bytes, code: str) -> None:
     assert refused(payload).code == code
+
+
+def test_deep_nesting_is_refused_however_the_parser_takes_it() -> None:
+    # Python 3.11's parser gives up past its recursion limit; 3.13's reads it as a list.
+    assert refused(b"[" * 2000 + b"]" * 2000).code in {"not_json", "not_object"}
 
 
 def test_a_payload_dropped_for_its_size_is_refused_by_its_size() -> None:
