@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from firmware import bench, config_cli, demo, replay_cli, rules_cli, run
+from firmware import bench, calibrate_cli, config_cli, demo, replay_cli, rules_cli, run
 from firmware.scoreboard import app as scoreboard
 
 Handler = Callable[[argparse.Namespace], int]
@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     scoreboard.add_arguments(board)
     board.set_defaults(handler=scoreboard.main)
+    calibrate = commands.add_parser("calibrate", help="find the table in a camera picture")
+    calibrate_cli.add_arguments(calibrate)
+    calibrate.set_defaults(handler=calibrate_cli.main)
     bench_parser = commands.add_parser("bench", help="measure the speed of the pipeline's parts")
     bench.add_arguments(bench_parser)
     bench_parser.set_defaults(handler=bench.main)
