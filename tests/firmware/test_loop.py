@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware.journal import Journal
@@ -128,18 +126,6 @@ def test_a_call_made_while_the_balls_roll_is_for_the_next_shot(tmp_path: Path) -
     ]
     assert referee.last_ruling is not None
     assert referee.last_ruling["called_shot_made"] is True
-
-
-@pytest.fixture
-def pins() -> Iterator[MockFactory]:
-    factory = MockFactory()
-    previous = Device.pin_factory
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = previous
 
 
 class PulseDetector:
