@@ -29,6 +29,7 @@ from rules.model import (
     NO_DECLARATIONS,
     OBJECT_BALLS,
     TABLE_9FT,
+    TABLE_MM_RANGE,
     BallId,
     Call,
     CallSource,
@@ -265,8 +266,9 @@ def _table_mm(value: object) -> tuple[float, float]:
     if len(items) != 2:
         raise InputError("table_mm: expected [length, width] in mm")
     length, width = _num(items[0], "table_mm[0]"), _num(items[1], "table_mm[1]")
-    if not 0 < width < length:
-        raise InputError("table_mm: expected 0 < width < length")
+    low, high = TABLE_MM_RANGE
+    if not low <= width < length <= high:
+        raise InputError(f"table_mm: expected {low:g} <= width < length <= {high:g} (mm)")
     return (length, width)
 
 

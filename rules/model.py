@@ -253,6 +253,9 @@ class RackResult:
 
 
 TABLE_9FT: tuple[float, float] = (2540.0, 1270.0)
+# Playing-surface sizes accepted, in mm: wider than any real table either way, narrow enough
+# that a board or a spot position never divides by almost nothing.
+TABLE_MM_RANGE: tuple[float, float] = (100.0, 10_000.0)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
+from rules.model import TABLE_MM_RANGE
 from rules.reasons import render
 
 Side = Literal["A", "B"]
@@ -268,8 +269,13 @@ def _table_mm(s: Mapping[str, Any]) -> None:
         return
     if not isinstance(size, list) or len(size) != 2:
         raise PayloadError(f"state.table_mm: expected [length, width] in mm, got {size!r}")
-    if min(_number(v, "state.table_mm") for v in size) <= 0:
-        raise PayloadError(f"state.table_mm: sizes must be positive, got {size!r}")
+    if not all(
+        TABLE_MM_RANGE[0] <= _number(v, "state.table_mm") <= TABLE_MM_RANGE[1] for v in size
+    ):
+        raise PayloadError(
+            f"state.table_mm: sizes must be {TABLE_MM_RANGE[0]:g}–{TABLE_MM_RANGE[1]:g} mm,"
+            f" got {size!r}"
+        )
 
 
 def _positions(s: Mapping[str, Any]) -> None:
