@@ -7,13 +7,20 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
 
 from hw.recording import CommandInput, RecordingError, RecordingSource
 from vision.calibration import CalibrationError
-from vision.evaluation import FACT_NAMES, RecordingScore, score_recording, totals
+from vision.evaluation import (
+    FACT_NAMES,
+    RecordingScore,
+    differences,
+    score_recording,
+    totals,
+)
 from vision.overlay import OverlayWriter
 from vision.replay import calibration_for, run
 
@@ -65,6 +72,12 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         help="recordings with expected.jsonl, or folders of them",
     )
     parser.add_argument("--json", type=Path, help="also write the scores as JSON")
+    parser.add_argument(
+        "--show", action="store_true", help="print each wrong fact: what was true, what was found"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="recordings replayed at once (one core each)"
+    )
 
 
 def replay_main(args: argparse.Namespace) -> int:
@@ -145,11 +158,21 @@ def evaluate_one(directory: Path) -> RecordingScore:
     return score_recording(directory.name, found, truth, commands, state)
 
 
+def _evaluated(directories: list[Path], jobs: int) -> Iterator[RecordingScore]:
+    if jobs <= 1 or len(directories) <= 1:
+        yield from map(evaluate_one, directories)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(evaluate_one, directories)
+
+
 def evaluate_main(args: argparse.Namespace) -> int:
     scores: list[RecordingScore] = []
+    if args.jobs < 1:
+        print("tenball evaluate: --jobs must be at least 1", file=sys.stderr)
+        return 2
     try:
-        for directory in find_recordings(args.recordings):
-            score = evaluate_one(directory)
+        for score in _evaluated(list(find_recordings(args.recordings)), args.jobs):
             scores.append(score)
             wrong = [
                 f"shot {i + 1}: " + ",".join(k for k, ok in s.agree.items() if not ok)
@@ -161,6 +184,12 @@ def evaluate_main(args: argparse.Namespace) -> int:
             extra = f"; {len(score.extra)} extra shot(s)" if score.extra else ""
             rulings = f"; {changed} ruling(s) changed" if changed else ""
             print(f"{score.name:<32} {len(score.shots):>3} shots  {status}{extra}{rulings}")
+            if args.show:
+                for number, shot in enumerate(score.shots, start=1):
+                    for line in differences(shot):
+                        print(f"    shot {number} {line}")
+                for found in score.extra:
+                    print(f"    extra shot at {found['t_start']} s")
     except (RecordingError, CalibrationError) as exc:
         print(f"tenball evaluate: {exc}", file=sys.stderr)
         return 2

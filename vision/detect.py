@@ -83,7 +83,7 @@ def detect(
             for m in moving
         )
         if known > 1:
-            blob.count = max(blob.count, known)
+            blob.count, blob.known = max(blob.count, known), True
         elif any(_is_streak_of(blob, m, radius_half, origin) for m in moving):
             blob.count, blob.balls, blob.streak = 1, True, True
     if expected is not None:
@@ -101,6 +101,13 @@ def detect(
         centres, cover, thick = (
             _split(blob.weights, blob.count, radius_half) if blob.balls else ([], 0.0, [])
         )
+        if blob.balls and not blob.known and 0 < sum(thick) < len(thick):
+            # A count from the area alone is too high when a sliver (a cushion's edge, a
+            # shadow's rim) joins the blob: split again into as many balls as found room
+            # (a lone ball without what is thinner than a ball).
+            balls = sum(thick)
+            weights = _without_slivers(blob.weights) if balls == 1 else blob.weights
+            centres, cover, thick = _split(weights, balls, radius_half)
         if blob.streak:
             cover = 1.0  # a streak is one ball spread along its path, not a disc
         # A cluster whose count came out one too many has a thin centre at its edge; a cue or
@@ -169,6 +176,7 @@ class _Blob:
     count: int
     balls: bool
     streak: bool = False
+    known: bool = False  # its count is the balls the tracker knows are in it
 
 
 def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blob]:
@@ -225,6 +233,16 @@ def _dark_discs(
         scored.append((roundness + 0.2 * min(depth, 3.0) - abs(area / ball_area - 1) * 0.3, cx, cy))
     scored.sort(reverse=True)
     return [_full_res(ox + cx, oy + cy, 1, 1.0) for _, cx, cy in scored[:wanted]]
+
+
+def _without_slivers(weights: NDArray[np.float32]) -> NDArray[np.float32]:
+    mask = (weights > 0).astype(np.uint8)
+    opened = cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    )
+    if not opened.any():
+        return weights  # nothing but slivers: leave it whole to be judged as it is
+    return np.asarray(weights * opened, np.float32)
 
 
 def _depth(weights: NDArray[np.float32]) -> NDArray[np.float32]:

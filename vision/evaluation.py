@@ -53,6 +53,28 @@ def fact_values(facts: Facts) -> dict[str, object]:
     }
 
 
+def _shown(value: object) -> str:
+    if isinstance(value, frozenset):
+        return "{" + ", ".join(sorted(map(str, (_pair(v) for v in value)))) + "}"
+    return str(value)
+
+
+def _pair(value: object) -> object:
+    return "@".join(map(str, value)) if isinstance(value, tuple) else value
+
+
+def differences(score: ShotScore) -> list[str]:
+    """Each fact that disagrees, as `name: want X, got Y`, for someone chasing the cause."""
+    if score.found is None:
+        return ["not found"]
+    want, got = fact_values(score.truth), fact_values(score.found)
+    return [
+        f"{name}: want {_shown(want[name])}, got {_shown(got[name])}"
+        for name in FACT_NAMES
+        if not score.agree.get(name, False)
+    ]
+
+
 def first_contact_agrees(found: Facts, truth: Facts) -> bool:
     """A split hit in the truth is right with any of its balls first (or the tie reported)."""
     if found.get("first_contact") == truth.get("first_contact"):

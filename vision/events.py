@@ -29,10 +29,15 @@ SPLIT_HIT_S = 0.002
 FROZEN_MM = 3.0
 # A frozen ball has left its cushion once the gap exceeds this.
 LEFT_CUSHION_MM = 8.0
-# How close to a cushion a ball must come, and how sharply turn, for a cushion contact.
+# How close to a cushion a ball must come for a contact, and how far it must have come
+# towards it and gone away again (more than the position noise of a ball at rest).
 CUSHION_REACH_MM = 14.0
-MIN_TURN_RAD = math.radians(12)
+CUSHION_PROMINENCE_MM = 4.0
 SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 0.1 s
+# A dropping ball's centre this close to a jaw (beyond touching) is taken to have touched it.
+JAW_SLACK_MM = 2.0
+# The run into a pocket judged for jaw contacts: this far back from where it was lost.
+JAW_APPROACH_MM = 150.0
 
 
 @dataclass(frozen=True)
@@ -226,21 +231,16 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
     for r in range(4):
         if RAILS[r] in frozen and np.any(gaps[:, r] > LEFT_CUSHION_MM):
             left.add(RAILS[r])
-    for k in range(1, len(idx) - 1):
-        v_in = (pts[k] - pts[k - 1]) / max(times[k] - times[k - 1], 1e-6)
-        v_out = (pts[k + 1] - pts[k]) / max(times[k + 1] - times[k], 1e-6)
-        for r, rail in enumerate(RAILS):
-            normal = _inward_normal(rail)
-            n_in, n_out = float(v_in @ normal), float(v_out @ normal)
-            if not (n_in < -1.0 and n_out > 1.0):
-                continue  # not towards this cushion and then away from it
-            reach = min(gaps[k - 1, r], gaps[k, r], gaps[k + 1, r])
-            step = float(np.linalg.norm(v_in)) * float(times[k] - times[k - 1])
-            if reach > CUSHION_REACH_MM + 0.25 * step:
+    for r, rail in enumerate(RAILS):
+        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM):
+            step = float(np.linalg.norm(pts[k] - pts[k - 1]))
+            # Between two frames a fast ball may turn off the cushion unseen.
+            if float(gaps[k, r]) > CUSHION_REACH_MM + 0.25 * step:
                 continue
             # Extrapolate the incoming line to the touching line (gap 0).
-            g_prev = gaps[k - 1, r]
-            t_hit = float(times[k - 1] + max(g_prev, 0.0) / max(-n_in, 1e-6))
+            rate = float(gaps[k - 1, r] - gaps[k, r]) / max(float(times[k] - times[k - 1]), 1e-6)
+            g_prev = max(float(gaps[k - 1, r]), 0.0)
+            t_hit = float(times[k - 1]) + (g_prev / rate if rate > 1.0 else 0.0)
             t_hit = min(max(t_hit, float(times[k - 1])), float(times[k + 1]))
             events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
     # A ball that rolls into a cushion and stops there has touched it (one that went on
@@ -255,6 +255,30 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
             approach = np.nonzero(gaps[:, r] < FROZEN_MM)[0]
             events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen, left))
     return _merge_same(events)
+
+
+def _valleys(gap: F64, prominence: float) -> list[int]:
+    """Inner samples where the gap to a cushion has a minimum standing out by `prominence`
+    on both sides: the ball came towards the cushion and went away from it.
+
+    A minimum's side is measured up to the first lower sample, so the jitter of a ball
+    rolling slowly along or off a cushion makes one valley, not many.
+    """
+    out = []
+    n = len(gap)
+    for k in range(1, n - 1):
+        if not (gap[k] <= gap[k - 1] and gap[k] < gap[k + 1]):
+            continue
+        rise = []
+        for direction in (-1, 1):
+            j, top = k + direction, gap[k]
+            while 0 <= j < n and gap[j] >= gap[k]:
+                top = max(top, gap[j])
+                j += direction
+            rise.append(top - gap[k])
+        if min(rise) >= prominence:
+            out.append(k)
+    return out
 
 
 def _cushion_event(key: BallKey, rail: Rail, t: float, frozen: set[Rail], left: set[Rail]) -> Event:
@@ -283,6 +307,59 @@ def _merge_same(events: list[Event]) -> list[Event]:
             continue
         kept.append(event)
     return kept
+
+
+def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[Event]:
+    """The jaws a ball that dropped in `pocket` touched on its way in.
+
+    The ball is lost from sight in the pocket's mouth, mostly before it reaches a jaw, so
+    its way in is its last seen run carried on straight (at its last velocity) into the
+    hole; a jaw that way passes within a ball's radius of was touched.
+    """
+    idx = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] >= t_from - 1e-9]
+    if len(idx) < 2:
+        return []
+    pts, times = path.xy[idx], path.t[idx]
+    # Past the cushion lines a ball is partly hidden by the pocket, which pulls its seen
+    # centre back: its way in is judged from where it was still wholly on the cloth.
+    on_cloth = table.rail_gaps(pts).min(axis=1) >= 0.0
+    if on_cloth.sum() >= 2:
+        pts, times = pts[on_cloth], times[on_cloth]
+    hole = np.asarray(table.pockets[pocket])
+    near = np.nonzero(np.linalg.norm(pts - pts[-1], axis=1) <= JAW_APPROACH_MM)[0]
+    first = max(int(near[0]) - 1, 0) if len(near) else len(pts) - 2
+    run, run_t = pts[first:], times[first:]
+    velocity = (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)
+    speed = float(np.linalg.norm(velocity))
+    if speed > 1.0:
+        onward = float(np.linalg.norm(hole - run[-1])) + BALL_RADIUS_MM
+        run = np.vstack([run, run[-1] + velocity / speed * onward])
+        run_t = np.append(run_t, run_t[-1] + onward / speed)
+    samples, sample_t = _densify(run, run_t, step_mm=2.0)
+    events = []
+    for rail, jaw in table.jaws(pocket):
+        gap = _point_segment_distance(samples, jaw[0], jaw[1]) - BALL_RADIUS_MM
+        touching = np.nonzero(gap <= JAW_SLACK_MM)[0]
+        if len(touching):
+            events.append(Event(float(sample_t[touching[0]]), "rail", (path.key,), rail=rail.value))
+    return events
+
+
+def _densify(pts: F64, times: F64, step_mm: float) -> tuple[F64, F64]:
+    """Points every `step_mm` along a polyline, with their interpolated times."""
+    out, out_t = [pts[:1]], [times[:1]]
+    for a, b, ta, tb in zip(pts[:-1], pts[1:], times[:-1], times[1:], strict=True):
+        n = max(1, int(np.linalg.norm(b - a) / step_mm))
+        f = np.arange(1, n + 1)[:, None] / n
+        out.append(a + (b - a) * f)
+        out_t.append(ta + (tb - ta) * f[:, 0])
+    return np.vstack(out), np.concatenate(out_t)
+
+
+def _point_segment_distance(points: F64, a: F64, b: F64) -> F64:
+    ab = b - a
+    f = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
+    return np.asarray(np.linalg.norm(points - (a + f[:, None] * ab), axis=1))
 
 
 # ----- pockets and leaving the table --------------------------------------------------------

@@ -12,6 +12,11 @@ BALL_RADIUS_MM = 57.15 / 2
 # The pocket mouths, measured along the cushion noses (WPA: corner 4.5–4.625 in, side 5–5.125 in).
 CORNER_MOUTH_MM = 117.0
 SIDE_MOUTH_MM = 130.0
+# How deep a pocket's jaws run from their tips on the cushion line to the hole, and the
+# angle they are cut at to the cushion line (WPA equipment specifications).
+JAW_DEPTH_MM = 70.0
+CORNER_JAW_DEG = 142.0
+SIDE_JAW_DEG = 104.0
 
 Points = NDArray[np.float64]
 
@@ -62,11 +67,43 @@ class Table:
     def pocket_mouth(self, name: str) -> float:
         return SIDE_MOUTH_MM if name in ("SL", "SR") else CORNER_MOUTH_MM
 
+    def jaws(self, name: str) -> tuple[tuple[Rail, Points], ...]:
+        """A pocket's two jaws as segments (2×2: tip on the cushion line, end at the hole),
+        each with the rail it belongs to (a jaw counts as its rail, contracts.md §3).
+
+        The tips are half a mouth either side of the pocket's middle line; the jaws are cut
+        at the WPA angles to the cushion line (142° at a corner, 104° at a side pocket).
+        """
+        px, py = self.pockets[name]
+        out_y = -1.0 if py == 0 else 1.0
+        side_rail = Rail.LEFT if py == 0 else Rail.RIGHT
+        half = self.pocket_mouth(name) / 2
+        if name in ("SL", "SR"):
+            turn = np.radians(180.0 - SIDE_JAW_DEG)
+            return tuple(
+                (side_rail, _jaw((tip_x, py), (toward * np.cos(turn), out_y * np.sin(turn))))
+                for tip_x, toward in ((px - half, 1.0), (px + half, -1.0))
+            )
+        out_x = -1.0 if px == 0 else 1.0
+        end_rail = Rail.HEAD if px == 0 else Rail.FOOT
+        along = half * np.sqrt(2.0)  # from the corner to a tip, along the cushion line
+        turn = np.radians(180.0 - CORNER_JAW_DEG)
+        ahead, aside = np.cos(turn), np.sin(turn)
+        return (
+            (side_rail, _jaw((px - out_x * along, py), (out_x * ahead, out_y * aside))),
+            (end_rail, _jaw((px, py - out_y * along), (out_x * aside, out_y * ahead))),
+        )
+
     def on_cloth(self, xy: Points, margin: float = 0.0) -> NDArray[np.bool_]:
         x, y = xy[:, 0], xy[:, 1]
         return (
             (x > -margin) & (x < self.length + margin) & (y > -margin) & (y < self.width + margin)
         )
+
+
+def _jaw(tip: tuple[float, float], direction: tuple[float, float]) -> Points:
+    start = np.array(tip)
+    return np.stack([start, start + JAW_DEPTH_MM * np.array(direction)])
 
 
 RAILS: tuple[Rail, ...] = (Rail.HEAD, Rail.FOOT, Rail.LEFT, Rail.RIGHT)

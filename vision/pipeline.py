@@ -25,6 +25,7 @@ from vision.events import (
     cushion_contacts,
     disappearance,
     first_contacts,
+    jaw_contacts,
     strike_time,
 )
 from vision.identify import BallKey
@@ -242,9 +243,13 @@ class ShotDetector:
                 for event in cushion_contacts(path, table, t_first, path.key in gone_keys):
                     if event.t >= t_first:
                         events.append(event)
+        by_key = {path.key: path for path in paths.values()}
         for drop in drops:
             if drop.pocket is not None:
                 events.append(Event(drop.t, "pocket", (drop.key,), pocket=drop.pocket))
+                if first is not None and drop.key in by_key:
+                    jaws = jaw_contacts(by_key[drop.key], table, drop.pocket, t_first)
+                    events.extend(e for e in jaws if e.t >= t_first)
             else:
                 events.append(Event(drop.t, "off_table", (drop.key,)))
         events.sort(key=lambda e: e.t)

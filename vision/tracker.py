@@ -26,7 +26,11 @@ from vision.identify import BallKey, Look, identify, look_at
 
 U8 = NDArray[np.uint8]
 
-CHANGE_LEVEL = 30  # summed |ΔY|+|ΔU|+|ΔV| (8-bit) that is more than noise or compression
+# A change (summed |ΔY|+|ΔU|+|ΔV|, 8-bit) at least this, and this many times the camera's
+# own frame-to-frame noise (its 99th percentile over the cloth): a ball of the cloth's colour
+# changes a frame by little more than a noisy camera does.
+CHANGE_FLOOR = 12.0
+CHANGE_NOISE_FACTOR = 2.5
 MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
 REST_SPEED_MM_S = 30.0
 MOVED_MM = 4.0  # a ball this far from where it rested has moved
@@ -92,6 +96,7 @@ class Tracker:
         self._recent: deque[tuple[float, tuple[U8, U8, U8]]] = deque()
         self._pixels: dict[tuple[float, float], NDArray[np.float64]] = {}
         self._next_id = 0
+        self._change_level: float | None = None
         self._kernel = np.ones((3, 3), np.uint8)
 
     # -- per frame ---------------------------------------------------------------------------
@@ -103,6 +108,8 @@ class Tracker:
             self.settle(t, planes, y_half)
             self._recent.append((t, (y_half, planes.u, planes.v)))
             return self._observe(t, (), changed=False, moving=False)
+        if self._change_level is None:
+            self._change_level = self._noise_level(y_half, planes)
         changed_mask = self._changes(y_half, planes)
         # Motion is judged against a frame a little while back: a slow ball changes too few
         # pixels from one frame to the next at 120 fps.
@@ -141,6 +148,15 @@ class Tracker:
                 track.velocity = np.zeros(2)
                 track.t = t
 
+    def _noise_level(self, y_half: U8, planes: Planes) -> float:
+        """The change level that is more than this camera's noise, from two frames at rest."""
+        assert self._reference is not None and self.cloth is not None
+        ref_y, ref_u, ref_v = self._reference
+        diff = cv2.add(cv2.absdiff(y_half, ref_y), cv2.absdiff(planes.u, ref_u))
+        diff = cv2.add(diff, cv2.absdiff(planes.v, ref_v))
+        noise = float(np.percentile(diff[self.cloth.table_mask > 0], 99))
+        return max(CHANGE_FLOOR, CHANGE_NOISE_FACTOR * noise)
+
     def _changes(
         self, y_half: U8, planes: Planes, against: tuple[U8, U8, U8] | None = None
     ) -> U8 | None:
@@ -149,7 +165,8 @@ class Tracker:
         ref_y, ref_u, ref_v = self._reference if against is None else against
         diff = cv2.add(cv2.absdiff(y_half, ref_y), cv2.absdiff(planes.u, ref_u))
         diff = cv2.add(diff, cv2.absdiff(planes.v, ref_v))
-        _, mask = cv2.threshold(diff, CHANGE_LEVEL, 255, cv2.THRESH_BINARY)
+        level = CHANGE_FLOOR if self._change_level is None else self._change_level
+        _, mask = cv2.threshold(diff, level, 255, cv2.THRESH_BINARY)
         mask = cv2.bitwise_and(mask, self.cloth.table_mask)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         if cv2.countNonZero(mask) == 0:
@@ -225,6 +242,14 @@ class Tracker:
             track.seen = tid not in candidates
             if track.seen:  # still where it rested: seen there now
                 track.t = t
+        # A detection on a ball that stayed put is that ball, not one that moved there.
+        resting = [track.xy for track in self.tracks.values() if track.seen]
+        taken = (
+            np.linalg.norm(found[:, None, :] - np.array(resting)[None, :, :], axis=2).min(axis=1)
+            < BALL_RADIUS_MM
+            if resting and len(found)
+            else np.zeros(len(found), bool)
+        )
         pairs: list[tuple[int, int]] = []
         if candidates and len(found):
             cost = np.full((len(candidates), len(found)), np.inf)
@@ -243,7 +268,7 @@ class Tracker:
                 )
                 # Two balls meeting swap places along their paths; their colours do not.
                 unlike = self._colour_gap(track, colours, found, blur=MOTION_BLUR_MIX)
-                allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
+                allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
         matched_tracks = set()

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.events import F64, Path, cushion_contacts, disappearance, first_contacts, strike_time
+from vision.events import (
+    F64,
+    Path,
+    cushion_contacts,
+    disappearance,
+    first_contacts,
+    jaw_contacts,
+    strike_time,
+)
 from vision.geometry import BALL_RADIUS_MM, Table
 
 TABLE = Table()
@@ -95,3 +103,76 @@ def test_a_ball_lost_far_from_any_pocket_left_the_table() -> None:
     seen = np.array([p[1] < 1270 - BALL_RADIUS_MM for p in path.xy])
     drop = disappearance(Path(4, times, path.xy, seen, path.start), TABLE, 1 / FPS)
     assert drop is not None and drop.pocket is None
+
+
+def _bounce(times: F64, start: float, speed: float, t0: float, noise_mm: float) -> Path:
+    """A ball rolling slowly to the right cushion and back, its positions jittered."""
+    rng = np.random.default_rng(7)
+    touch = TABLE.width - BALL_RADIUS_MM
+    hit = t0 + (touch - start) / speed
+    y = np.where(times < t0, start, np.where(times < hit, start + speed * (times - t0),
+                                               touch - speed * (times - hit)))  # fmt: skip
+    y = y + rng.uniform(-noise_mm, noise_mm, len(times))
+    xy = np.stack([np.full(len(times), 900.0), y], axis=1)
+    return Path("cue", times, xy, np.ones(len(times), bool), (900.0, start))
+
+
+@pytest.mark.parametrize("fps", [60.0, 120.0])
+def test_a_slow_ball_jittering_at_the_cushion_touched_it_once(fps: float) -> None:
+    times = np.arange(0, 2, 1 / fps)
+    path = _bounce(times, 1150.0, 180.0, 0.2, noise_mm=1.5)
+    assert [(e.balls, e.rail) for e in cushion_contacts(path, TABLE, 0.2)] == [(("cue",), "right")]
+
+
+def test_a_ball_rolling_along_a_cushion_with_jitter_touches_nothing_more() -> None:
+    times = np.arange(0, 2, 1 / FPS)
+    rng = np.random.default_rng(3)
+    x = 300.0 + 400.0 * times
+    y = BALL_RADIUS_MM + 6.0 + rng.uniform(-1.5, 1.5, len(times))
+    path = Path(6, times, np.stack([x, y], axis=1), np.ones(len(times), bool), (300.0, y[0]))
+    assert cushion_contacts(path, TABLE, 0.0) == []
+
+
+def _into(aim: tuple[float, float], lost_mm: float) -> Path:
+    """A ball rolling at 1.5 m/s towards `aim`, lost from sight `lost_mm` before it."""
+    times = np.arange(0, 1.5, 1 / FPS)
+    target = np.asarray(aim)
+    start = target + np.array([-700.0, -500.0]) / np.hypot(700.0, 500.0) * 800.0
+    velocity = (target - start) / np.linalg.norm(target - start) * 1500.0
+    path = straight(3, (float(start[0]), float(start[1])), tuple(velocity), 0.1, times)
+    seen = np.linalg.norm(path.xy - target, axis=1) > lost_mm
+    seen &= np.arange(len(times)) < np.argmin(np.linalg.norm(path.xy - target, axis=1))
+    return Path(3, times, path.xy, seen, path.start)
+
+
+def test_a_ball_dropping_clean_into_a_corner_touched_no_jaw() -> None:
+    fr = TABLE.pockets["FR"]
+    assert jaw_contacts(_into(fr, 120.0), TABLE, "FR", 0.0) == []
+
+
+def test_a_ball_clipping_the_foot_jaw_on_its_way_in_touched_the_foot_rail() -> None:
+    # Aimed at the foot rail's jaw tip shifted in by a radius: the ball's edge meets it.
+    rail, jaw = TABLE.jaws("FR")[1]
+    assert rail == "foot"
+    tip = jaw[0] + np.array([-BALL_RADIUS_MM * 0.9, 0.0])
+    events = jaw_contacts(_into((tip[0], tip[1]), 120.0), TABLE, "FR", 0.0)
+    assert [(e.balls, e.rail) for e in events] == [((3,), "foot")]
+
+
+JAW_RAILS = {
+    "SL": {"left"},
+    "SR": {"right"},
+    "HL": {"head", "left"},
+    "HR": {"head", "right"},
+    "FL": {"foot", "left"},
+    "FR": {"foot", "right"},
+}
+
+
+def test_every_pocket_has_two_jaws_on_its_own_rails() -> None:
+    for name in TABLE.pockets:
+        rails = {rail.value for rail, _ in TABLE.jaws(name)}
+        assert rails == JAW_RAILS[name]
+        for _, jaw in TABLE.jaws(name):
+            # The tips are on the cushion lines, half a mouth from the pocket's middle line.
+            assert not TABLE.on_cloth(jaw[1:2], margin=-1.0).any()

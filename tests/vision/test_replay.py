@@ -16,12 +16,16 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tuning"
 # The tuning recordings whose every fact vision gets right today: a regression guard while
 # the rest are worked on (issue 4 wants every one of them here).
 EXACT = [
+    "ball_in_hand_pot",
     "dropped_frames",
+    "frozen_to_rail",
     "kick_one_rail",
     "miss_no_contact",
     "no_rail_hd",
+    "pot_cut_side_120fps",
     "pot_mjpeg",
     "pot_straight",
+    "split_hit",
     "ten_early_combo",
     "ten_last_120fps",
     "thin_cut",
@@ -95,3 +99,25 @@ def test_evaluate_counts_a_missed_shot_and_a_changed_ruling() -> None:
     assert not first.agree["pocketed"] and first.agree["first_contact"]
     assert first.ruling_changed  # a legal break became a dry one
     assert second.found is None and not second.exact
+
+
+def test_evaluate_shows_what_was_true_and_what_was_found(tmp_path: Path) -> None:
+    source = FIXTURES / "pot_straight"
+    for item in source.iterdir():
+        (tmp_path / item.name).write_bytes(item.read_bytes())
+    truth = json.loads((source / "expected.jsonl").read_text().splitlines()[0])
+    true_pocket = truth["pocketed"][0]
+    truth["pocketed"] = [{"ball": true_pocket["ball"], "pocket": "HL"}]
+    (tmp_path / "expected.jsonl").write_text(json.dumps(truth) + "\n")
+    done = tenball("evaluate", str(tmp_path), str(FIXTURES / "thin_cut"), "--show", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    ball = true_pocket["ball"]
+    assert f"shot 1 pocketed: want {{{ball}@HL}}, got {{{ball}@{true_pocket['pocket']}}}" in (
+        done.stdout
+    )
+    assert "thin_cut" in done.stdout and "recordings 2, shots 2" in done.stdout
+
+
+def test_evaluate_refuses_no_jobs() -> None:
+    done = tenball("evaluate", str(FIXTURES / "thin_cut"), "--jobs", "0")
+    assert done.returncode == 2 and "--jobs" in done.stderr and "Traceback" not in done.stderr
