@@ -289,17 +289,17 @@ def _split(
 
 def _seeds(depth: NDArray[np.float32], count: int, radius: float) -> NDArray[np.float64]:
     """Starting centres: the blob's most interior points, at least a ball apart."""
-    order = np.argsort(depth, axis=None)[::-1]
-    ys, xs = np.unravel_index(order, depth.shape)
+    rows, cols = np.indices(depth.shape)
+    remaining = depth.astype(np.float64)
     chosen: list[tuple[float, float]] = []
     min_gap2 = (1.4 * radius) ** 2
-    for x, y in zip(xs, ys, strict=True):
-        if depth[y, x] <= 0:
+    for _ in range(count):
+        y, x = np.unravel_index(int(np.argmax(remaining)), depth.shape)
+        if remaining[y, x] <= 0:
             break
-        if all((x - cx) ** 2 + (y - cy) ** 2 >= min_gap2 for cx, cy in chosen):
-            chosen.append((float(x), float(y)))
-            if len(chosen) == count:
-                break
-    while len(chosen) < count:  # a blob too thin for k interior points: spread along it
-        chosen.append((float(xs[len(chosen)]), float(ys[len(chosen)])))
+        chosen.append((float(x), float(y)))
+        remaining[(cols - x) ** 2 + (rows - y) ** 2 < min_gap2] = 0.0
+    if len(chosen) < count:  # a blob too thin for k interior points: spread along it
+        ys, xs = np.unravel_index(np.argsort(depth, axis=None)[::-1], depth.shape)
+        chosen += [(float(xs[i]), float(ys[i])) for i in range(len(chosen), count)]
     return np.array(chosen)
