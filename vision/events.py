@@ -372,6 +372,14 @@ class Disappearance:
     pocket: str | None  # None: off the table
 
 
+def lost_at_pocket(path: Path, table: Table, pocket: str) -> list[float]:
+    """When the ball went out of sight in `pocket`'s mouth (each time, if it was seen again)."""
+    reach = table.pocket_mouth(pocket) / 2 + 2 * BALL_RADIUS_MM
+    centre = np.asarray(table.pockets[pocket])
+    ends = np.nonzero(path.seen[:-1] & ~path.seen[1:])[0]
+    return [float(path.t[i]) for i in ends if np.linalg.norm(path.xy[i] - centre) <= reach]
+
+
 def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | None:
     """How a ball that is gone at the end of the shot left: into which pocket, or off."""
     last = path.last_seen()

@@ -26,6 +26,7 @@ from vision.events import (
     disappearance,
     first_contacts,
     jaw_contacts,
+    lost_at_pocket,
     strike_time,
 )
 from vision.identify import BallKey
@@ -58,6 +59,7 @@ class ShotDetector:
         self._shot_keys: dict[int, BallKey | None] = {}
         self._shot_start: dict[int, tuple[float, float]] = {}
         self._pulses: list[tuple[float, str]] = []
+        self._sensors = False  # the table has pocket sensors: a pulse has come from one
         self._shots = 0
         self._quiet_since: float | None = None
         self._last_t = -math.inf
@@ -76,6 +78,7 @@ class ShotDetector:
 
     def on_pocket(self, pocket: str, t: float) -> None:
         self._pulses.append((t, pocket))
+        self._sensors = True
 
     def on_frame(self, t: float, planes: Planes) -> list[dict[str, Any]]:
         self._last_t = t
@@ -236,7 +239,7 @@ class ShotDetector:
                 tie = [k for t, k in contacts[1:] if t - t_first <= SPLIT_HIT_S]
                 events.append(Event(t_first, "contact", ("cue", first)))
         drops = self._drops(paths, dt)
-        drops = self._confirm_with_sensors(drops, t_start)
+        drops = self._confirm_with_sensors(drops, paths, t_start)
         gone_keys = {d.key for d in drops}
         if first is not None:
             for path in paths.values():
@@ -304,6 +307,8 @@ class ShotDetector:
             track = self.tracker.tracks.get(tid)
             if track is not None and track.missing_since is None:
                 continue
+            if not path.seen.any():
+                continue  # lost before this shot began: not this shot's doing
             drop = disappearance(path, table, dt)
             if drop is None or path.key in drops:
                 continue
@@ -311,26 +316,59 @@ class ShotDetector:
                 drops[path.key] = drop
         return list(drops.values())
 
-    def _confirm_with_sensors(self, drops: list[Any], t_start: float) -> list[Any]:
-        """Pocket pulses confirm a drop and its pocket; vision alone decides without sensors."""
+    def _confirm_with_sensors(
+        self, drops: list[Disappearance], paths: dict[int, Path], t_start: float
+    ) -> list[Disappearance]:
+        """Pocket pulses confirm a drop and its pocket; vision alone decides without sensors.
+
+        Once the table has shown it has sensors (a pulse has come), a drop into a pocket that
+        no sensor felt did not happen (the ball was lost in the mouth's shadow), and a pulse
+        no drop explains is the ball that was lost from sight in that pocket's mouth.
+        """
         pulses = [(t, p) for t, p in self._pulses if t >= t_start - 0.05]
         self._pulses = [(t, p) for t, p in self._pulses if t < t_start - 0.05]
-        if not pulses:
+        if not self._sensors:
             return drops
+        lo, hi = PULSE_MATCH_S
         out = []
+        unmatched: list[Disappearance] = []
         unused = list(pulses)
         for drop in sorted(drops, key=lambda d: d.t):
-            match = None
-            for t, pocket in unused:
-                lo, hi = PULSE_MATCH_S
-                if drop.t + lo <= t <= drop.t + hi and (drop.pocket in (None, pocket)):
-                    match = (t, pocket)
-                    break
+            match = next(
+                (
+                    (t, pocket)
+                    for t, pocket in unused
+                    if drop.t + lo <= t <= drop.t + hi and drop.pocket in (None, pocket)
+                ),
+                None,
+            )
             if match is not None:
                 unused.remove(match)
-                out.append(type(drop)(drop.key, match[0], match[1]))
+                out.append(Disappearance(drop.key, match[0], match[1]))
+            elif drop.pocket is None:
+                out.append(drop)  # off the table: no sensor sees that
             else:
-                out.append(drop)
+                unmatched.append(drop)
+        # A drop vision timed badly (it lost the ball early) still owns a later pulse from
+        # its own pocket before a ball merely lost from sight there does.
+        for drop in unmatched:
+            match = next(((t, p) for t, p in unused if p == drop.pocket and t >= drop.t + lo), None)
+            if match is not None:
+                unused.remove(match)
+                out.append(Disappearance(drop.key, match[0], match[1]))
+        dropped = {d.key for d in out}
+        for t, pocket in unused:
+            lost = [
+                (abs(t - when), path.key)
+                for path in paths.values()
+                if path.key not in dropped
+                for when in lost_at_pocket(path, self.calibration.table, pocket)
+                if when + lo <= t <= when + hi
+            ]
+            if lost:
+                key = min(lost, key=lambda item: item[0])[1]
+                dropped.add(key)
+                out.append(Disappearance(key, t, pocket))
         return out
 
     @staticmethod

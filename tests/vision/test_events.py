@@ -12,6 +12,7 @@ from vision.events import (
     disappearance,
     first_contacts,
     jaw_contacts,
+    lost_at_pocket,
     strike_time,
 )
 from vision.geometry import BALL_RADIUS_MM, Table
@@ -176,3 +177,15 @@ def test_every_pocket_has_two_jaws_on_its_own_rails() -> None:
         for _, jaw in TABLE.jaws(name):
             # The tips are on the cushion lines, half a mouth from the pocket's middle line.
             assert not TABLE.on_cloth(jaw[1:2], margin=-1.0).any()
+
+
+def test_a_ball_lost_in_a_mouth_and_seen_again_was_lost_there_once() -> None:
+    times = np.arange(0, 1, 1 / FPS)
+    path = straight(5, (2300.0, 150.0), (-600.0, 0.0), 0.1, times)
+    xy = path.xy.copy()
+    xy[:30] = np.array([2500.0, 30.0])  # in the FL pocket's mouth until it is lost there
+    seen = np.ones(len(times), bool)
+    seen[30:40] = False  # out of sight, then "seen again" somewhere else
+    lost = Path(5, times, xy, seen, (2500.0, 30.0))
+    assert lost_at_pocket(lost, TABLE, "FL") == [pytest.approx(times[29])]
+    assert lost_at_pocket(lost, TABLE, "FR") == []
