@@ -47,6 +47,8 @@ MAX_COLOUR_GAP = 22.0
 MOTION_BLUR_MIX = 0.6
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
 NEW_BALL_COST = 25.0
+# A resting ball is still there while nothing changed within this many radii of its centre.
+STILL_CORE_RADII = 0.5
 # Within this of a corner pocket's point the cushions are cut away for the mouth.
 CORNER_THROAT_MM = 60.0
 
@@ -230,7 +232,18 @@ class Tracker:
         looks_from: tuple[Planes, U8] | None = None,
     ) -> None:
         found = self._to_table(detections.discs)
-        self._hide_occluded(t, detections.occluders)
+        # A resting ball whose middle still looks as it did at rest has not gone anywhere:
+        # what changed is beside it (a cue being aimed, a hand, a shadow), so it is neither
+        # hidden nor free to jump to some other blob; it may only creep.
+        still = {
+            tid
+            for tid, track in self.tracks.items()
+            if track.rest_xy is not None
+            and track.missing_since is None
+            and not track.moving
+            and not self._in_mask(track.xy, mask, STILL_CORE_RADII)
+        }
+        self._hide_occluded(t, detections.occluders, keep=still)
         # Tracks that may have changed: every moving or missing one, and resting ones
         # whose spot changed.
         candidates = [
@@ -268,6 +281,8 @@ class Tracker:
                 )
                 # Two balls meeting swap places along their paths; their colours do not.
                 unlike = self._colour_gap(track, colours, found, blur=MOTION_BLUR_MIX)
+                if tid in still:
+                    gate = BALL_RADIUS_MM
                 allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
@@ -304,17 +319,25 @@ class Tracker:
         for tid in candidates:
             if tid not in matched_tracks:
                 track = self.tracks[tid]
-                if track.missing_since is None:
+                if tid in still:
+                    track.seen, track.t = True, t
+                elif track.missing_since is None:
                     track.missing_since = t
         # Unmatched detections are not new balls: a cue, an arm, a ball's shadow. Balls
         # appear (placed by hand, spotted) while the table is at rest, where settle() finds
         # them.
 
-    def _hide_occluded(self, t: float, occluders: tuple[Occluder, ...]) -> None:
-        """Balls under an arm or a hand are out of sight, not somewhere else."""
+    def _hide_occluded(
+        self,
+        t: float,
+        occluders: tuple[Occluder, ...],
+        keep: set[int] | frozenset[int] = frozenset(),
+    ) -> None:
+        """Balls under an arm or a hand are out of sight, not somewhere else (except those in
+        `keep`, seen just beside one)."""
         if not occluders or not self.tracks:
             return
-        ids = list(self.tracks)
+        ids = [tid for tid in self.tracks if tid not in keep]
         pixels = np.array([self._pixel(self.tracks[i].xy) for i in ids])
         for tid, (x, y) in zip(ids, pixels, strict=True):
             if any(o.distance(float(x), float(y)) > -self.radius_px for o in occluders):
@@ -542,10 +565,11 @@ class Tracker:
             return np.zeros((0, 2))
         return self.calibration.to_table(np.array([[d.x, d.y] for d in discs]))
 
-    def _in_mask(self, xy: NDArray[np.float64], mask: U8) -> bool:
+    def _in_mask(self, xy: NDArray[np.float64], mask: U8, radii: float = 1.0) -> bool:
+        """Whether anything in `mask` lies within `radii` ball radii of a table point."""
         px = self._pixel(xy)
         hx, hy = round((px[0] + 0.5) / 2 - 0.5), round((px[1] + 0.5) / 2 - 0.5)
-        r = max(1, int(self.radius_px / 2))
+        r = max(1, int(radii * self.radius_px / 2))
         window = mask[max(0, hy - r) : hy + r + 1, max(0, hx - r) : hx + r + 1]
         return bool(window.any())
 
