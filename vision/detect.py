@@ -8,7 +8,9 @@ are reported as occluders: a ball under them is hidden, not gone.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -150,7 +152,7 @@ def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int,
     """
     ox, oy = origin
     point = (motion.x - ox, motion.y - oy)
-    (cx, cy), (w, h), angle = cv2.minAreaRect(blob.contour)
+    (cx, cy), (w, h), angle = blob.rect
     short, long_ = min(w, h), max(w, h)
     if not (1.0 * radius <= short <= 2.8 * radius) or long_ < 1.3 * short:
         return False
@@ -177,6 +179,11 @@ class _Blob:
     balls: bool
     streak: bool = False
     known: bool = False  # its count is the balls the tracker knows are in it
+
+    @functools.cached_property
+    def rect(self) -> tuple[Sequence[float], Sequence[float], float]:
+        """Its least-area rectangle: centre, size, angle (degrees)."""
+        return cv2.minAreaRect(self.contour)
 
 
 def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blob]:
@@ -259,32 +266,34 @@ def _split(
     centres lie deep enough inside it to be a ball's."""
     ys, xs = np.nonzero(weights)
     w = weights[ys, xs].astype(np.float64)
-    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    px, py = xs.astype(np.float64), ys.astype(np.float64)
     depth = _depth(weights)
     if count == 1:
-        centres = ((pts * w[:, None]).sum(axis=0) / w.sum())[None, :]
+        total = w.sum()
+        cx, cy = np.array([(w * px).sum() / total]), np.array([(w * py).sum() / total])
+        nearest2 = (px - cx[0]) ** 2 + (py - cy[0]) ** 2
     else:
-        centres = _seeds(depth, count, radius)
+        seeds = _seeds(depth, count, radius)
+        cx, cy = seeds[:, 0].copy(), seeds[:, 1].copy()
         for _ in range(12):
-            d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            d2 = (px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2
             nearest = np.argmin(d2, axis=1)
             mass = np.bincount(nearest, weights=w, minlength=count)
-            sum_x = np.bincount(nearest, weights=w * pts[:, 0], minlength=count)
-            sum_y = np.bincount(nearest, weights=w * pts[:, 1], minlength=count)
             held = mass > 0
-            moved = centres.copy()
-            moved[held] = np.stack([sum_x[held], sum_y[held]], axis=1) / mass[held, None]
-            done = np.abs(moved - centres).max() < 0.01
-            centres = moved
+            new_x, new_y = cx.copy(), cy.copy()
+            new_x[held] = np.bincount(nearest, weights=w * px, minlength=count)[held] / mass[held]
+            new_y[held] = np.bincount(nearest, weights=w * py, minlength=count)[held] / mass[held]
+            done = max(np.abs(new_x - cx).max(), np.abs(new_y - cy).max()) < 0.05
+            cx, cy = new_x, new_y
             if done:
                 break
-    dist2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-    cover = float((dist2.min(axis=1) <= (radius + 0.75) ** 2).mean())
+        nearest2 = ((px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2).min(axis=1)
+    cover = float(np.count_nonzero(nearest2 <= (radius + 0.75) ** 2)) / len(px)
     # A ball is as thick as itself; a cue or a finger only crosses where a ball would be.
-    rows = np.clip(np.round(centres[:, 1]).astype(int), 0, depth.shape[0] - 1)
-    cols = np.clip(np.round(centres[:, 0]).astype(int), 0, depth.shape[1] - 1)
+    rows = np.clip(np.round(cy).astype(int), 0, depth.shape[0] - 1)
+    cols = np.clip(np.round(cx).astype(int), 0, depth.shape[1] - 1)
     thick = [bool(d >= MIN_DEPTH * radius) for d in depth[rows, cols]]
-    return [(float(cx), float(cy)) for cx, cy in centres], cover, thick
+    return [(float(x), float(y)) for x, y in zip(cx, cy, strict=True)], cover, thick
 
 
 def _seeds(depth: NDArray[np.float32], count: int, radius: float) -> NDArray[np.float64]:

@@ -231,12 +231,11 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
     for r in range(4):
         if RAILS[r] in frozen and np.any(gaps[:, r] > LEFT_CUSHION_MM):
             left.add(RAILS[r])
+    # Between two frames a fast ball may turn off the cushion unseen.
+    steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
+    ceiling = CUSHION_REACH_MM + 0.25 * steps
     for r, rail in enumerate(RAILS):
-        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM):
-            step = float(np.linalg.norm(pts[k] - pts[k - 1]))
-            # Between two frames a fast ball may turn off the cushion unseen.
-            if float(gaps[k, r]) > CUSHION_REACH_MM + 0.25 * step:
-                continue
+        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, ceiling):
             # Extrapolate the incoming line to the touching line (gap 0).
             rate = float(gaps[k - 1, r] - gaps[k, r]) / max(float(times[k] - times[k - 1]), 1e-6)
             g_prev = max(float(gaps[k - 1, r]), 0.0)
@@ -257,27 +256,25 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
     return _merge_same(events)
 
 
-def _valleys(gap: F64, prominence: float) -> list[int]:
-    """Inner samples where the gap to a cushion has a minimum standing out by `prominence`
-    on both sides: the ball came towards the cushion and went away from it.
+def _valleys(gap: F64, prominence: float, ceiling: F64) -> list[int]:
+    """Inner samples where the gap to a cushion has a minimum no higher than `ceiling` (per
+    sample) standing out by `prominence` on both sides: the ball came towards the cushion
+    and went away from it.
 
     A minimum's side is measured up to the first lower sample, so the jitter of a ball
     rolling slowly along or off a cushion makes one valley, not many.
     """
+    inner = np.arange(1, len(gap) - 1)
+    low = (gap[1:-1] <= gap[:-2]) & (gap[1:-1] < gap[2:]) & (gap[1:-1] <= ceiling[1:-1])
     out = []
-    n = len(gap)
-    for k in range(1, n - 1):
-        if not (gap[k] <= gap[k - 1] and gap[k] < gap[k + 1]):
-            continue
+    for k in inner[low]:
         rise = []
-        for direction in (-1, 1):
-            j, top = k + direction, gap[k]
-            while 0 <= j < n and gap[j] >= gap[k]:
-                top = max(top, gap[j])
-                j += direction
-            rise.append(top - gap[k])
+        for side in (gap[k - 1 :: -1], gap[k + 1 :]):
+            lower = np.nonzero(side < gap[k])[0]
+            reach = side[: lower[0]] if len(lower) else side
+            rise.append(float(reach.max()) - gap[k] if len(reach) else 0.0)
         if min(rise) >= prominence:
-            out.append(k)
+            out.append(int(k))
     return out
 
 

@@ -265,6 +265,7 @@ class Tracker:
         )
         pairs: list[tuple[int, int]] = []
         if candidates and len(found):
+            cloth_under = self._cloth_under(found)
             cost = np.full((len(candidates), len(found)), np.inf)
             for row, tid in enumerate(candidates):
                 track = self.tracks[tid]
@@ -280,7 +281,7 @@ class Tracker:
                     np.linalg.norm(found - track.xy, axis=1),
                 )
                 # Two balls meeting swap places along their paths; their colours do not.
-                unlike = self._colour_gap(track, colours, found, blur=MOTION_BLUR_MIX)
+                unlike = self._colour_gap(track, colours, cloth_under, blur=MOTION_BLUR_MIX)
                 if tid in still:
                     gate = BALL_RADIUS_MM
                 allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
@@ -377,15 +378,16 @@ class Tracker:
         pairs = []
         if tids and len(found):
             colours = self._colours(discs, planes, y_half)
+            cloth_under = self._cloth_under(found)
             cost = np.full((len(tids), len(found)), np.inf)
             for row, tid in enumerate(tids):
                 track = self.tracks[tid]
                 dist = np.linalg.norm(found - track.xy, axis=1)
-                unlike = self._colour_gap(track, colours, found)
+                unlike = self._colour_gap(track, colours, cloth_under)
                 cost[row] = np.where(unlike <= MAX_COLOUR_GAP, dist, np.inf)
             pairs = assign(cost, max_cost=2 * BALL_RADIUS_MM)
             if after_shot:
-                pairs += self._found_again(tids, pairs, colours, found)
+                pairs += self._found_again(tids, pairs, colours, cloth_under)
         matched = {col: tids[row] for row, col in pairs}
         for tid in tids:
             if tid not in matched.values():
@@ -430,7 +432,7 @@ class Tracker:
         tids: list[int],
         pairs: list[tuple[int, int]],
         colours: NDArray[np.float64],
-        found: NDArray[np.float64],
+        cloth: NDArray[np.float64],
     ) -> list[tuple[int, int]]:
         """Balls lost in play that came to rest somewhere unexplained: matched by colour.
 
@@ -439,11 +441,11 @@ class Tracker:
         """
         rows = [r for r in range(len(tids)) if r not in {p[0] for p in pairs}]
         rows = [r for r in rows if self.tracks[tids[r]].missing_since is not None]
-        cols = [c for c in range(len(found)) if c not in {p[1] for p in pairs}]
+        cols = [c for c in range(len(colours)) if c not in {p[1] for p in pairs}]
         if not rows or not cols:
             return []
         cost = np.array(
-            [self._colour_gap(self.tracks[tids[r]], colours[cols], found[cols]) for r in rows]
+            [self._colour_gap(self.tracks[tids[r]], colours[cols], cloth[cols]) for r in rows]
         )
         return [(rows[i], cols[j]) for i, j in assign(cost, max_cost=MAX_COLOUR_GAP)]
 
@@ -473,25 +475,31 @@ class Tracker:
 
     # -- helpers -----------------------------------------------------------------------------
 
+    def _cloth_under(self, found: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The cloth model's (U, V) where each detection is."""
+        if self.cloth is None or not len(found):
+            return np.zeros((len(found), 2))
+        pixels = (self.calibration.to_image(found) + 0.5) / 2 - 0.5
+        rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, self.cloth.u.shape[0] - 1)
+        cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, self.cloth.u.shape[1] - 1)
+        return np.stack([self.cloth.u[rows, cols], self.cloth.v[rows, cols]], axis=1)
+
     def _colour_gap(
         self,
         track: Track,
         colours: NDArray[np.float64],
-        found: NDArray[np.float64],
+        cloth: NDArray[np.float64],
         blur: float = 0.3,
     ) -> NDArray[np.float64]:
-        """How far each detection's colour is from the track's, blur allowed for.
+        """How far each detection's colour is from the track's, blur allowed for (`cloth`:
+        the cloth's colour under each, from _cloth_under).
 
         Motion blur mixes a ball's colour with the cloth's, so the distance is taken to the
         part of the line between the two that `blur` allows: a blurred cue ball is pale
         cloth, a hand is neither, and a ball of the cloth's colour is not a blurred other.
         """
-        if track.colour is None or self.cloth is None or not len(found):
-            return np.zeros(len(found))
-        pixels = (self.calibration.to_image(found) + 0.5) / 2 - 0.5
-        rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, self.cloth.u.shape[0] - 1)
-        cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, self.cloth.u.shape[1] - 1)
-        cloth = np.stack([self.cloth.u[rows, cols], self.cloth.v[rows, cols]], axis=1)
+        if track.colour is None or not len(colours):
+            return np.zeros(len(colours))
         ball = track.colour[None, :]
         span = cloth - ball
         length2 = np.maximum((span * span).sum(axis=1), 1e-9)
