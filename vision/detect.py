@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.cloth import F32
+from vision.cloth import F32, U8
 
 FOREGROUND = 1.0
 # A blob holds whole balls when k discs cover this much of it.
@@ -25,6 +25,11 @@ MIN_DISC_COVER = 0.72
 # ...and each centre lies this deep inside it, in radii (a cue is thinner than a ball).
 MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
+# A ball known to be on the table but not found stands out from the cloth ring around it by
+# at least this (8-bit, Y, U and V together) and this many times the table's median.
+FAINT_FLOOR = 8.0
+FAINT_NOISE_FACTOR = 10.0
+FAINT_APART_RADII = 2.2  # no ball's centre is nearer another's than two radii
 
 
 @dataclass(frozen=True)
@@ -250,6 +255,86 @@ def _without_slivers(weights: NDArray[np.float32]) -> NDArray[np.float32]:
     if not opened.any():
         return weights  # nothing but slivers: leave it whole to be judged as it is
     return np.asarray(weights * opened, np.float32)
+
+
+def faint_discs(
+    planes: tuple[U8, U8, U8],
+    table_mask: U8,
+    found: Sequence[Disc],
+    radius_half: float,
+    wanted: int,
+) -> list[Disc]:
+    """Balls that barely differ from the cloth (a maroon ball on red cloth, a blue one on blue
+    cloth in a dim corner), looked for only when the rules say more balls are on the table
+    than were found.
+
+    What marks a ball then is a sharp local difference: its disc against the ring of cloth
+    just around it (the cloth's slow changes of light cancel, its cushions and pockets are
+    left out), in all three planes (Y, U, V at half resolution). The strongest such spots a
+    ball's width from every ball found, each centred on where it differs from its ring; at
+    most twice `wanted` of them, strongest first: identification decides which are balls.
+    """
+    on_cloth = (table_mask > 0).astype(np.float32)
+    disc, ring = (
+        _disc_kernel(0.0, 0.8 * radius_half),
+        _disc_kernel(1.4 * radius_half, 2.0 * radius_half),
+    )
+    contrast2 = np.zeros(table_mask.shape, np.float32)
+    deviation2 = np.zeros(table_mask.shape, np.float32)
+    for plane in planes:
+        around = _cloth_mean(plane, on_cloth, ring)
+        contrast2 += (_cloth_mean(plane, on_cloth, disc) - around) ** 2
+        deviation2 += (plane.astype(np.float32) - around) ** 2
+    contrast = np.sqrt(contrast2) * on_cloth
+    deviation = np.sqrt(deviation2) * on_cloth
+    level = max(FAINT_FLOOR, FAINT_NOISE_FACTOR * float(np.median(contrast[on_cloth > 0])))
+    peaks = (contrast >= cv2.dilate(contrast, np.ones((3, 3), np.uint8))) & (contrast > level)
+    ys, xs = np.nonzero(peaks)
+    taken = [((d.x - 0.5) / 2, (d.y - 0.5) / 2) for d in found]
+    out: list[Disc] = []
+    for i in np.argsort(-contrast[ys, xs]):
+        x, y = _centre_of_difference(deviation, float(xs[i]), float(ys[i]), 1.3 * radius_half)
+        if any(math.hypot(x - tx, y - ty) < FAINT_APART_RADII * radius_half for tx, ty in taken):
+            continue
+        taken.append((x, y))
+        out.append(_full_res(x, y, 1, 1.0))
+        if len(out) >= 2 * wanted:
+            break
+    return out
+
+
+def _disc_kernel(inner: float, outer: float) -> NDArray[np.float32]:
+    n = math.ceil(outer)
+    yy, xx = np.mgrid[-n : n + 1, -n : n + 1]
+    distance = np.hypot(xx, yy)
+    return np.asarray((distance >= inner) & (distance <= outer), np.float32)
+
+
+def _cloth_mean(plane: U8, on_cloth: NDArray[np.float32], kernel: NDArray[np.float32]) -> F32:
+    """The mean of `plane` over `kernel` around each pixel, counting only cloth pixels."""
+    total = cv2.filter2D(
+        plane.astype(np.float32) * on_cloth, -1, kernel, borderType=cv2.BORDER_CONSTANT
+    )
+    count = cv2.filter2D(on_cloth, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    return np.asarray(total / np.maximum(count, 1e-3), np.float32)
+
+
+def _centre_of_difference(
+    deviation: F32, x: float, y: float, radius: float, steps: int = 4
+) -> tuple[float, float]:
+    """Where the difference around (x, y) is centred (a few mean-shift steps)."""
+    height, width = deviation.shape
+    r = math.ceil(radius)
+    for _ in range(steps):
+        x0, y0 = max(0, round(x) - r), max(0, round(y) - r)
+        x1, y1 = min(width, round(x) + r + 1), min(height, round(y) + r + 1)
+        rows, cols = np.mgrid[y0:y1, x0:x1]
+        weights = deviation[y0:y1, x0:x1] * (np.hypot(cols - x, rows - y) <= radius)
+        total = float(weights.sum())
+        if total <= 0:
+            break
+        x, y = float((weights * cols).sum() / total), float((weights * rows).sum() / total)
+    return x, y
 
 
 def _depth(weights: NDArray[np.float32]) -> NDArray[np.float32]:

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from vision.assignment import assign
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
-from vision.detect import Detections, Disc, Motion, Occluder, detect
+from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs
 from vision.geometry import BALL_RADIUS_MM
 from vision.identify import BallKey, Look, identify, look_at
 
@@ -367,6 +367,14 @@ class Tracker:
             expected=len(self.on_table),
         )
         discs = list(detections.discs)
+        if len(discs) < len(self.on_table):
+            discs += faint_discs(
+                (y_half, planes.u, planes.v),
+                self.cloth.table_mask,
+                discs,
+                self.radius_px / 2,
+                len(self.on_table) - len(discs),
+            )
         found = self._to_table(discs)
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
         # dark blob there is the hole.

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.detect import detect
+from vision.detect import Disc, detect, faint_discs
 
 RADIUS = 2.9  # half-resolution pixels: a ball at 640×360
 
@@ -41,3 +41,43 @@ def test_two_touching_balls_are_two() -> None:
     found = detect(score, np.zeros_like(score), RADIUS)
     xs = sorted(d.x for d in found.discs)
     assert xs == pytest.approx([full_res(15.0), full_res(15.0 + 2 * RADIUS)], abs=1.5)
+
+
+def cloth_planes(
+    balls: list[tuple[float, float, tuple[int, int, int]]], shape: tuple[int, int] = (90, 160)
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.uint8]]:
+    """Half-resolution Y, U, V of red cloth under a lamp that falls off across the table,
+    with balls (x, y, YUV) drawn on it."""
+    rng = np.random.default_rng(5)
+    height, width = shape
+    light = np.linspace(1.15, 0.7, width)[None, :] * np.ones((height, 1))
+    y = 85.0 * light + rng.normal(0, 1.5, shape)
+    u = np.full(shape, 110.0) + rng.normal(0, 1.0, shape)
+    v = np.full(shape, 170.0) + rng.normal(0, 1.0, shape)
+    ys, xs = np.mgrid[:height, :width]
+    for bx, by, (by_, bu, bv) in balls:
+        inside = (xs - bx) ** 2 + (ys - by) ** 2 <= RADIUS**2
+        y[inside], u[inside], v[inside] = by_, bu, bv
+    return to_u8(y), to_u8(u), to_u8(v)
+
+
+def to_u8(plane: NDArray[np.float64]) -> NDArray[np.uint8]:
+    return np.clip(plane, 0, 255).astype(np.uint8)
+
+
+def test_a_maroon_ball_on_red_cloth_is_found_when_one_is_missing() -> None:
+    maroon = (55, 118, 160)  # darker than the cloth, nearly its hue
+    planes = cloth_planes([(110.0, 40.0, maroon), (30.0, 60.0, (235, 128, 128))])
+    found = [Disc(full_res(30.0), full_res(60.0), 1, 1.0)]
+    table = np.full(planes[0].shape, 255, np.uint8)
+    faint = faint_discs(planes, table, found, RADIUS, wanted=1)
+    assert faint, "the maroon ball was not found"
+    best = faint[0]
+    assert best.x == pytest.approx(full_res(110.0), abs=2.0)
+    assert best.y == pytest.approx(full_res(40.0), abs=2.0)
+
+
+def test_bare_cloth_under_uneven_light_holds_no_faint_ball() -> None:
+    planes = cloth_planes([])
+    table = np.full(planes[0].shape, 255, np.uint8)
+    assert faint_discs(planes, table, [], RADIUS, wanted=2) == []
