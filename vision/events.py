@@ -203,6 +203,46 @@ def first_contacts(
     return found, reach
 
 
+def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, int] | None:
+    """The object ball that left its spot first after the strike, and when.
+
+    For when the cue ball's own path does not show its contact (it was out of sight then:
+    behind the cue at a short strike, merged with the ball it hit). Until the first contact
+    only the cue ball moves, so the first ball to leave its spot is the one it hit, if it
+    left away from the cue ball's side (along the line of centres).
+    """
+    cue_start = np.asarray(cue.start)
+    movers = []
+    for path in others:
+        if not isinstance(path.key, int):
+            continue
+        start = np.asarray(path.start)
+        # Judged where it is plainly gone from its spot (a ball's width), which a merged
+        # blob or a jittering centre is not.
+        away = np.linalg.norm(path.xy - start, axis=1)
+        gone = np.nonzero(path.seen & (away >= 2 * BALL_RADIUS_MM) & (path.t >= t_strike))[0]
+        if not len(gone):
+            continue
+        k = int(gone[0])
+        later = [i for i in range(k + 1, len(path.t)) if path.seen[i]][:1]
+        if not later:
+            continue
+        speed = float(np.linalg.norm(path.xy[later[0]] - path.xy[k])) / max(
+            float(path.t[later[0]] - path.t[k]), 1e-6
+        )
+        left = float(path.t[k]) - (float(away[k]) / speed if speed > 1.0 else 0.0)
+        # Not before it was last seen still on its spot (it may have been out of sight long).
+        resting = np.nonzero(path.seen[:k] & (away[:k] < MOVED_MM))[0]
+        if len(resting):
+            left = max(left, float(path.t[resting[-1]]))
+        direction = (path.xy[k] - start) / away[k]
+        touch = start - direction * 2 * BALL_RADIUS_MM  # the cue ball's centre then
+        if np.linalg.norm(touch - cue_start) >= np.linalg.norm(start - cue_start):
+            continue  # it left towards the cue ball's side: something else moved it
+        movers.append((max(left, t_strike), path.key))
+    return min(movers) if movers else None
+
+
 # ----- cushions -------------------------------------------------------------------------------
 
 

@@ -25,6 +25,7 @@ from vision.events import (
     cushion_contacts,
     disappearance,
     first_contacts,
+    first_mover,
     jaw_contacts,
     lost_at_pocket,
     strike_time,
@@ -237,6 +238,9 @@ class ShotDetector:
             if contacts:
                 t_first, first = contacts[0]
                 tie = [k for t, k in contacts[1:] if t - t_first <= SPLIT_HIT_S]
+            elif (mover := first_mover(cue, others, t_start)) is not None:
+                t_first, first = mover
+            if first is not None:
                 events.append(Event(t_first, "contact", ("cue", first)))
         drops = self._drops(paths, dt)
         drops = self._confirm_with_sensors(drops, paths, t_start)

@@ -11,6 +11,7 @@ from vision.events import (
     cushion_contacts,
     disappearance,
     first_contacts,
+    first_mover,
     jaw_contacts,
     lost_at_pocket,
     strike_time,
@@ -189,3 +190,31 @@ def test_a_ball_lost_in_a_mouth_and_seen_again_was_lost_there_once() -> None:
     lost = Path(5, times, xy, seen, (2500.0, 30.0))
     assert lost_at_pocket(lost, TABLE, "FL") == [pytest.approx(times[29])]
     assert lost_at_pocket(lost, TABLE, "FR") == []
+
+
+def _unseen_between(path: Path, t0: float, t1: float) -> Path:
+    seen = path.seen & ~((path.t > t0) & (path.t < t1))
+    return Path(path.key, path.t, path.xy, seen, path.start)
+
+
+def test_a_contact_hidden_from_sight_is_the_first_ball_to_leave_its_spot() -> None:
+    # The cue ball 89 mm from the 6, struck at 0.5 s and never seen until long after: the 6
+    # leaves at 6 m/s along the line of centres at 0.51 s; the 2, which the 6 hits, later.
+    times = np.arange(0, 1.5, 1 / 120)
+    cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
+    direction = np.array([932.0 - 978.0, 770.0 - 846.0]) / np.hypot(46.0, 76.0)
+    six = straight(6, (932.0, 770.0), tuple(direction * 6000.0), 0.51, times, stop_at=0.6)
+    six = _unseen_between(six, 0.5, 0.55)
+    two = straight(2, (380.0, 271.0), (-1500.0, 0.0), 0.6, times)
+    two = _unseen_between(two, 0.59, 0.9)
+    found = first_mover(cue, [two, six], 0.5)
+    assert found is not None
+    assert found[1] == 6
+    assert found[0] == pytest.approx(0.51, abs=0.01)
+
+
+def test_a_ball_leaving_towards_the_cue_ball_was_not_hit_by_it() -> None:
+    times = np.arange(0, 1.5, 1 / 120)
+    cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
+    towards = straight(4, (700.0, 846.0), (2000.0, 0.0), 0.55, times, stop_at=0.6)
+    assert first_mover(cue, [towards], 0.5) is None
