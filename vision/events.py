@@ -258,7 +258,11 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
     A contact is a turn of the path within reach of a cushion that no other ball explains;
     its time is where the incoming line meets the cushion's touching line.
     """
-    idx = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] >= t_from - 1e-9]
+    seen = [i for i in range(len(path.t)) if path.seen[i]]
+    # From two samples before `t_from` on: a cushion met just after it (a ball struck a
+    # frame before it reaches the cushion) has its turn at a sample before it.
+    after = [n for n, i in enumerate(seen) if path.t[i] >= t_from - 1e-9]
+    idx = seen[max(after[0] - 2, 0) :] if after else []
     events: list[Event] = []
     if len(idx) < 2:
         return events
@@ -281,7 +285,8 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
             g_prev = max(float(gaps[k - 1, r]), 0.0)
             t_hit = float(times[k - 1]) + (g_prev / rate if rate > 1.0 else 0.0)
             t_hit = min(max(t_hit, float(times[k - 1])), float(times[k + 1]))
-            events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+            if t_hit >= t_from:
+                events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines).
     last = len(idx) - 1

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import Any
 
 import numpy as np
@@ -162,13 +163,14 @@ class ShotDetector:
         }
 
     @staticmethod
-    def _at_rest(observations: Iterable[Observation], t: float) -> bool:
+    def _at_rest(observations: Sequence[Observation], t: float) -> bool:
         """Nothing in the picture has moved for REST_S, and no ball has crept on.
 
         A slow ball changes a frame too little to see from one frame to the next, so the
         balls' mean positions over the two halves of the window are compared as well.
         """
-        recent = [o for o in observations if o.t >= t - REST_S]
+        # From the end back: a shot's list grows long, and this runs every frame.
+        recent = list(takewhile(lambda o: o.t >= t - REST_S, reversed(observations)))[::-1]
         if not recent or recent[0].t > t - REST_S + 0.05:
             return False  # not watched long enough yet
         if any(o.moving for o in recent[1:]):

@@ -218,3 +218,23 @@ def test_a_ball_leaving_towards_the_cue_ball_was_not_hit_by_it() -> None:
     cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
     towards = straight(4, (700.0, 846.0), (2000.0, 0.0), 0.55, times, stop_at=0.6)
     assert first_mover(cue, [towards], 0.5) is None
+
+
+def test_a_cushion_met_just_after_the_first_contact_counts() -> None:
+    # The ball touches the foot cushion 3 ms after the first contact, which falls between the
+    # frame before the bounce and the frame of it: the turn is at the first frame after it.
+    times = np.arange(0, 2, 1 / FPS)
+    hit = 0.5 + (2540 - BALL_RADIUS_MM - 1500) / 2000
+    xy = [
+        (1500.0, 400.0)
+        if t < 0.5
+        else (1500 + 2000 * (t - 0.5), 400.0)
+        if t < hit
+        else (2540 - BALL_RADIUS_MM - 1500 * (t - hit), 400.0)
+        for t in times
+    ]
+    path = Path("cue", times, np.array(xy), np.ones(len(times), bool), (1500.0, 400.0))
+    t_from = hit - 0.003
+    assert [(e.balls, e.rail) for e in cushion_contacts(path, TABLE, t_from)] == [
+        (("cue",), "foot")
+    ]
