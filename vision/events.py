@@ -25,6 +25,9 @@ MOVED_MM = 5.0
 POSITION_NOISE_MM = 8.0
 # Contacts closer than this to each other (in time) cannot be ordered: a split hit.
 SPLIT_HIT_S = 0.002
+# A cushion met this soon after the first contact may have been met before it (a few mm of
+# position error near a cushion is a few ms): it does not count as after the contact.
+ORDER_UNCERTAIN_S = 0.003
 # A cushion gap under this at the start of a shot is a ball frozen to it (WPA 8.4).
 FROZEN_MM = 3.0
 # A frozen ball has left its cushion once the gap exceeds this.
@@ -280,12 +283,14 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
     ceiling = CUSHION_REACH_MM + 0.25 * steps
     for r, rail in enumerate(RAILS):
         for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, ceiling):
-            # Extrapolate the incoming line to the touching line (gap 0).
-            rate = float(gaps[k - 1, r] - gaps[k, r]) / max(float(times[k] - times[k - 1]), 1e-6)
+            # Extrapolate the incoming line to the touching line (gap 0), from two samples
+            # before the turn when there are (the valley's own may be after the bounce).
+            j = k - 1 if k >= 2 and gaps[k - 2, r] > gaps[k - 1, r] else k
+            rate = float(gaps[j - 1, r] - gaps[j, r]) / max(float(times[j] - times[j - 1]), 1e-6)
             g_prev = max(float(gaps[k - 1, r]), 0.0)
             t_hit = float(times[k - 1]) + (g_prev / rate if rate > 1.0 else 0.0)
             t_hit = min(max(t_hit, float(times[k - 1])), float(times[k + 1]))
-            if t_hit >= t_from:
+            if t_hit >= t_from + ORDER_UNCERTAIN_S:
                 events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines).

@@ -22,6 +22,7 @@ EXACT = [
     "frozen_to_rail",
     "kick_one_rail",
     "miss_no_contact",
+    "near_cushion_rail_cut",
     "no_rail_hd",
     "pot_cut_side_120fps",
     "pot_mjpeg",
