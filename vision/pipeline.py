@@ -41,6 +41,9 @@ STRIKE_MM = 6.0  # the cue ball this far from its spot, and moving: a strike
 MAX_SHOT_S = 60.0
 CREEP_MM = 2.0  # a ball whose mean position moves this much in REST_S / 2 is still rolling
 PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw the drop
+# How much later than the first ball to leave its spot the cue ball's path may show its first
+# contact (beyond a frame): the two times are estimated differently.
+ORDER_SLACK_S = 0.01
 
 
 @dataclass(frozen=True)
@@ -237,10 +240,13 @@ class ShotDetector:
         t_first = math.inf
         if cue is not None:
             contacts, _ = first_contacts(cue, others, t_start)
-            if contacts:
+            mover = first_mover(cue, others, t_start)
+            # Nothing but the cue ball moves before its first contact: a contact the cue
+            # ball's path shows after another ball had already left its spot is a later one.
+            if contacts and (mover is None or contacts[0][0] <= mover[0] + dt + ORDER_SLACK_S):
                 t_first, first = contacts[0]
                 tie = [k for t, k in contacts[1:] if t - t_first <= SPLIT_HIT_S]
-            elif (mover := first_mover(cue, others, t_start)) is not None:
+            elif mover is not None:
                 t_first, first = mover
             if first is not None:
                 events.append(Event(t_first, "contact", ("cue", first)))
@@ -267,10 +273,12 @@ class ShotDetector:
             self._shots -= 1
             return None
         pocketed = [{"ball": e.balls[0], "pocket": e.pocket} for e in events if e.type == "pocket"]
+        ten_in_play = 10 in self.tracker.on_table
         for e in events:
             if e.type in ("pocket", "off_table") and isinstance(e.balls[0], int):
                 self.tracker.on_table.discard(e.balls[0])
-        self.tracker.on_table.add(10)  # a pocketed 10 comes back on its spot
+        if ten_in_play:
+            self.tracker.on_table.add(10)  # a 10 that went down comes back on its spot
         rails = [
             {
                 "ball": e.balls[0],
