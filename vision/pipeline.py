@@ -28,9 +28,9 @@ from vision.events import (
     first_contacts,
     first_mover,
     jaw_contacts,
-    lost_at_pocket,
     strike_time,
 )
+from vision.fusion import fuse_pulses
 from vision.identify import BallKey
 from vision.tracker import Observation, Tracker
 
@@ -40,7 +40,6 @@ PRE_ROLL_S = 0.5  # frames kept from before a strike is noticed
 STRIKE_MM = 6.0  # the cue ball this far from its spot, and moving: a strike
 MAX_SHOT_S = 60.0
 CREEP_MM = 2.0  # a ball whose mean position moves this much in REST_S / 2 is still rolling
-PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw the drop
 # How much later than the first ball to leave its spot the cue ball's path may show its first
 # contact (beyond a frame): the two times are estimated differently.
 ORDER_SLACK_S = 0.01
@@ -333,57 +332,13 @@ class ShotDetector:
     def _confirm_with_sensors(
         self, drops: list[Disappearance], paths: dict[int, Path], t_start: float
     ) -> list[Disappearance]:
-        """Pocket pulses confirm a drop and its pocket; vision alone decides without sensors.
-
-        Once the table has shown it has sensors (a pulse has come), a drop into a pocket that
-        no sensor felt did not happen (the ball was lost in the mouth's shadow), and a pulse
-        no drop explains is the ball that was lost from sight in that pocket's mouth.
-        """
+        """The shot's drops with its pocket pulses fused in, once the table has shown it has
+        sensors (a pulse has come); vision alone decides without them."""
         pulses = [(t, p) for t, p in self._pulses if t >= t_start - 0.05]
         self._pulses = [(t, p) for t, p in self._pulses if t < t_start - 0.05]
         if not self._sensors:
             return drops
-        lo, hi = PULSE_MATCH_S
-        out = []
-        unmatched: list[Disappearance] = []
-        unused = list(pulses)
-        for drop in sorted(drops, key=lambda d: d.t):
-            match = next(
-                (
-                    (t, pocket)
-                    for t, pocket in unused
-                    if drop.t + lo <= t <= drop.t + hi and drop.pocket in (None, pocket)
-                ),
-                None,
-            )
-            if match is not None:
-                unused.remove(match)
-                out.append(Disappearance(drop.key, match[0], match[1]))
-            elif drop.pocket is None:
-                out.append(drop)  # off the table: no sensor sees that
-            else:
-                unmatched.append(drop)
-        # A drop vision timed badly (it lost the ball early) still owns a later pulse from
-        # its own pocket before a ball merely lost from sight there does.
-        for drop in unmatched:
-            match = next(((t, p) for t, p in unused if p == drop.pocket and t >= drop.t + lo), None)
-            if match is not None:
-                unused.remove(match)
-                out.append(Disappearance(drop.key, match[0], match[1]))
-        dropped = {d.key for d in out}
-        for t, pocket in unused:
-            lost = [
-                (abs(t - when), path.key)
-                for path in paths.values()
-                if path.key not in dropped
-                for when in lost_at_pocket(path, self.calibration.table, pocket)
-                if when + lo <= t <= when + hi
-            ]
-            if lost:
-                key = min(lost, key=lambda item: item[0])[1]
-                dropped.add(key)
-                out.append(Disappearance(key, t, pocket))
-        return out
+        return fuse_pulses(drops, pulses, list(paths.values()), self.calibration.table)
 
     @staticmethod
     def _end_time(shot: list[Observation]) -> float:

@@ -1,0 +1,65 @@
+"""Pocket-sensor pulses fused with what vision saw drop: which balls went down, where, when.
+
+Used once a table has shown it has sensors. A beam break in a pocket is certain and well
+timed; vision knows which ball. So a drop no sensor felt did not happen (the ball was lost
+in the mouth's shadow), a drop vision timed badly still owns a later pulse from its own
+pocket, and a pulse no drop explains is the ball last lost from sight in that pocket's mouth
+(even if the tracker later "found" it on another ball).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from vision.events import Disappearance, Path, lost_at_pocket
+from vision.geometry import Table
+
+PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw the drop
+
+
+def fuse_pulses(
+    drops: Sequence[Disappearance],
+    pulses: Sequence[tuple[float, str]],
+    paths: Sequence[Path],
+    table: Table,
+) -> list[Disappearance]:
+    """The shot's drops, confirmed, corrected and completed by its pulses (time, pocket)."""
+    lo, hi = PULSE_MATCH_S
+    out: list[Disappearance] = []
+    unmatched: list[Disappearance] = []
+    unused = list(pulses)
+    for drop in sorted(drops, key=lambda d: d.t):
+        match = next(
+            (
+                (t, pocket)
+                for t, pocket in unused
+                if drop.t + lo <= t <= drop.t + hi and drop.pocket in (None, pocket)
+            ),
+            None,
+        )
+        if match is not None:
+            unused.remove(match)
+            out.append(Disappearance(drop.key, match[0], match[1]))
+        elif drop.pocket is None:
+            out.append(drop)  # off the table: no sensor sees that
+        else:
+            unmatched.append(drop)
+    for drop in unmatched:
+        match = next(((t, p) for t, p in unused if p == drop.pocket and t >= drop.t + lo), None)
+        if match is not None:
+            unused.remove(match)
+            out.append(Disappearance(drop.key, match[0], match[1]))
+    dropped = {d.key for d in out}
+    for t, pocket in unused:
+        lost = [
+            (abs(t - when), path.key)
+            for path in paths
+            if path.key not in dropped
+            for when in lost_at_pocket(path, table, pocket)
+            if when + lo <= t <= when + hi
+        ]
+        if lost:
+            key = min(lost, key=lambda item: item[0])[1]
+            dropped.add(key)
+            out.append(Disappearance(key, t, pocket))
+    return out
