@@ -322,7 +322,7 @@ def _valleys(gap: F64, prominence: float, ceiling: F64) -> list[int]:
         for side in (gap[k - 1 :: -1], gap[k + 1 :]):
             lower = np.nonzero(side < gap[k])[0]
             reach = side[: lower[0]] if len(lower) else side
-            rise.append(float(reach.max()) - gap[k] if len(reach) else 0.0)
+            rise.append(float(np.max(reach)) - gap[k] if len(reach) else 0.0)
         if min(rise) >= prominence:
             out.append(int(k))
     return out

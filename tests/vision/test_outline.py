@@ -38,7 +38,9 @@ def test_corners_and_lens_are_found_on_recordings() -> None:
         ok, frame = cv2.VideoCapture(str(next(meta.parent.glob("video.*")))).read()
         assert ok
         fit = fit_picture(np.asarray(frame, np.uint8), (2540.0, 1270.0), _head(table["corners_px"]))
-        error = np.linalg.norm(fit.corners_px - np.asarray(table["corners_px"]), axis=1).max()
+        error = float(
+            np.max(np.linalg.norm(fit.corners_px - np.asarray(table["corners_px"]), axis=1))
+        )
         worst.append(error * 640 / frame.shape[1])  # in pixels of a 640-wide picture
         k1_errors.append(abs(fit.dist_coeffs[0] - table["dist_coeffs"][0]))
         assert fit.focal_from is FocalFrom.ASSUMED  # these views are too straight to tell
