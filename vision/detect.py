@@ -279,11 +279,12 @@ def faint_discs(
         _disc_kernel(0.0, 0.8 * radius_half),
         _disc_kernel(1.4 * radius_half, 2.0 * radius_half),
     )
+    in_disc, in_ring = _cloth_count(on_cloth, disc), _cloth_count(on_cloth, ring)
     contrast2 = np.zeros(table_mask.shape, np.float32)
     deviation2 = np.zeros(table_mask.shape, np.float32)
     for plane in planes:
-        around = _cloth_mean(plane, on_cloth, ring)
-        contrast2 += (_cloth_mean(plane, on_cloth, disc) - around) ** 2
+        around = _cloth_mean(plane, on_cloth, ring, in_ring)
+        contrast2 += (_cloth_mean(plane, on_cloth, disc, in_disc) - around) ** 2
         deviation2 += (plane.astype(np.float32) - around) ** 2
     contrast = np.sqrt(contrast2) * on_cloth
     deviation = np.sqrt(deviation2) * on_cloth
@@ -310,13 +311,21 @@ def _disc_kernel(inner: float, outer: float) -> NDArray[np.float32]:
     return np.asarray((distance >= inner) & (distance <= outer), np.float32)
 
 
-def _cloth_mean(plane: U8, on_cloth: NDArray[np.float32], kernel: NDArray[np.float32]) -> F32:
-    """The mean of `plane` over `kernel` around each pixel, counting only cloth pixels."""
+def _cloth_count(on_cloth: NDArray[np.float32], kernel: NDArray[np.float32]) -> F32:
+    """How many cloth pixels `kernel` covers around each pixel."""
+    count = cv2.filter2D(on_cloth, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    return np.asarray(np.maximum(count, 1e-3), np.float32)
+
+
+def _cloth_mean(
+    plane: U8, on_cloth: NDArray[np.float32], kernel: NDArray[np.float32], count: F32
+) -> F32:
+    """The mean of `plane` over `kernel` around each pixel, counting only cloth pixels
+    (`count` of them, from _cloth_count)."""
     total = cv2.filter2D(
         plane.astype(np.float32) * on_cloth, -1, kernel, borderType=cv2.BORDER_CONSTANT
     )
-    count = cv2.filter2D(on_cloth, -1, kernel, borderType=cv2.BORDER_CONSTANT)
-    return np.asarray(total / np.maximum(count, 1e-3), np.float32)
+    return np.asarray(total / count, np.float32)
 
 
 def _centre_of_difference(

@@ -360,8 +360,9 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     """The jaws a ball that dropped in `pocket` touched on its way in.
 
     The ball is lost from sight in the pocket's mouth, mostly before it reaches a jaw, so
-    its way in is its last seen run carried on straight (at its last velocity) into the
-    hole; a jaw that way passes within a ball's radius of was touched.
+    its way in is its last run on the cloth (up to JAW_APPROACH_MM) carried on straight, at
+    that run's mean velocity, into the hole; a jaw that way passes within a ball's radius
+    (and JAW_SLACK_MM) of was touched.
     """
     idx = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] >= t_from - 1e-9]
     if len(idx) < 2:

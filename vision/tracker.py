@@ -151,11 +151,10 @@ class Tracker:
                 track.t = t
 
     def _noise_level(self, y_half: U8, planes: Planes) -> float:
-        """The change level that is more than this camera's noise, from two frames at rest."""
+        """The change level that is more than this camera's noise, from the first two frames
+        (balls cover too little of the cloth to move its 99th percentile)."""
         assert self._reference is not None and self.cloth is not None
-        ref_y, ref_u, ref_v = self._reference
-        diff = cv2.add(cv2.absdiff(y_half, ref_y), cv2.absdiff(planes.u, ref_u))
-        diff = cv2.add(diff, cv2.absdiff(planes.v, ref_v))
+        diff = _difference(y_half, planes, self._reference)
         noise = float(np.percentile(diff[self.cloth.table_mask > 0], 99))
         return max(CHANGE_FLOOR, CHANGE_NOISE_FACTOR * noise)
 
@@ -164,9 +163,7 @@ class Tracker:
     ) -> U8 | None:
         """Where this frame differs from the reference (or from `against`), or None."""
         assert self._reference is not None and self.cloth is not None
-        ref_y, ref_u, ref_v = self._reference if against is None else against
-        diff = cv2.add(cv2.absdiff(y_half, ref_y), cv2.absdiff(planes.u, ref_u))
-        diff = cv2.add(diff, cv2.absdiff(planes.v, ref_v))
+        diff = _difference(y_half, planes, self._reference if against is None else against)
         level = CHANGE_FLOOR if self._change_level is None else self._change_level
         _, mask = cv2.threshold(diff, level, 255, cv2.THRESH_BINARY)
         mask = cv2.bitwise_and(mask, self.cloth.table_mask)
@@ -597,3 +594,10 @@ class Tracker:
             visible = track.missing_since is None
             positions[tid] = (float(track.xy[0]), float(track.xy[1])) if visible else None
         return Observation(t, positions, occluders, changed, moving)
+
+
+def _difference(y_half: U8, planes: Planes, against: tuple[U8, U8, U8]) -> U8:
+    """|ΔY| + |ΔU| + |ΔV| (saturating) of a frame's half-resolution planes against others."""
+    ref_y, ref_u, ref_v = against
+    diff = cv2.add(cv2.absdiff(y_half, ref_y), cv2.absdiff(planes.u, ref_u))
+    return np.asarray(cv2.add(diff, cv2.absdiff(planes.v, ref_v)))
