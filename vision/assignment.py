@@ -21,8 +21,12 @@ def assign(cost: NDArray[np.float64], max_cost: float = np.inf) -> list[tuple[in
     transposed = rows > cols
     matrix = cost.T if transposed else cost
     n, m = matrix.shape  # n <= m
-    big = float(np.nanmax(np.where(np.isfinite(matrix), matrix, np.nan), initial=0.0)) + 1.0
-    a = np.where(np.isfinite(matrix), matrix, big * 10.0)
+    # Pairs over `max_cost` are as forbidden as infinite ones, and each forbidden pair costs
+    # more than any n allowed ones together: the least total then pairs as many as can be.
+    # (Left at their own cost, two dear pairs could outbid one cheap one and both be dropped.)
+    allowed = np.isfinite(matrix) & (matrix <= max_cost)
+    dearest = float(np.max(matrix, where=allowed, initial=0.0))
+    a = np.where(allowed, matrix, (n + 1) * (dearest + 1.0))
     u = np.zeros(n + 1)
     v = np.zeros(m + 1)
     owner = np.zeros(m + 1, dtype=int)  # owner[j]: row (1-based) holding column j
