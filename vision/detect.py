@@ -263,6 +263,7 @@ def faint_discs(
     found: Sequence[Disc],
     radius_half: float,
     wanted: int,
+    can_rest: U8 | None = None,
 ) -> list[Disc]:
     """Balls that barely differ from the cloth (a maroon ball on red cloth, a blue one on blue
     cloth in a dim corner), looked for only when the rules say more balls are on the table
@@ -273,6 +274,8 @@ def faint_discs(
     left out), in all three planes (Y, U, V at half resolution). The strongest such spots a
     ball's width from every ball found, each centred on where it differs from its ring; at
     most twice `wanted` of them, strongest first: identification decides which are balls.
+    `can_rest` (half resolution, non-zero where a ball can lie) keeps the search off places
+    like a corner pocket's throat, whose edge is the strongest spot on a dim table.
     """
     on_cloth = (table_mask > 0).astype(np.float32)
     disc, ring = (
@@ -290,6 +293,8 @@ def faint_discs(
     deviation = np.sqrt(deviation2) * on_cloth
     level = max(FAINT_FLOOR, FAINT_NOISE_FACTOR * float(np.median(contrast[on_cloth > 0])))
     peaks = (contrast >= cv2.dilate(contrast, np.ones((3, 3), np.uint8))) & (contrast > level)
+    if can_rest is not None:
+        peaks &= can_rest > 0
     ys, xs = np.nonzero(peaks)
     taken = [((d.x - 0.5) / 2, (d.y - 0.5) / 2) for d in found]
     out: list[Disc] = []

@@ -96,9 +96,11 @@ class ShotDetector:
             elif (
                 observation.changed
                 and self._at_rest(self._history, t)
-                and not any(o.occluders for o in self._history)
+                and (self.tracker.cue_ball_wanted() or not any(o.occluders for o in self._history))
             ):
                 # Something changed and settled (a hand placed the cue ball): re-find balls.
+                # The cue ball, when it is still to be found, is looked for with an arm or a
+                # cue in the picture too (a player down on the shot right after placing it).
                 self.tracker.settle(t, planes)
                 self._history.clear()
             return []
@@ -267,7 +269,11 @@ class ShotDetector:
             else:
                 events.append(Event(drop.t, "off_table", (drop.key,)))
         events.sort(key=lambda e: e.t)
-        t_end = self._end_time(shot)
+        # A ball that went down or out of sight last moved until then.
+        lost = [
+            p.t[i] for p in paths.values() if (i := p.last_seen()) is not None and i < len(shot) - 1
+        ]
+        t_end = max([self._end_time(shot), *(e.t for e in events), *lost])
         if t_end <= t_start and not events:
             self._shots -= 1
             return None

@@ -49,8 +49,10 @@ MOTION_BLUR_MIX = 0.6
 NEW_BALL_COST = 25.0
 # A resting ball is still there while nothing changed within this many radii of its centre.
 STILL_CORE_RADII = 0.5
+# An arm or a cue reaches this many ball radii at least; a shorter occluder may be a ball.
+OCCLUDER_REACH_RADII = 8.0
 # Within this of a corner pocket's point the cushions are cut away for the mouth.
-CORNER_THROAT_MM = 60.0
+CORNER_THROAT_MM = 45.0
 
 
 @dataclass
@@ -99,6 +101,8 @@ class Tracker:
         self._pixels: dict[tuple[float, float], NDArray[np.float64]] = {}
         self._next_id = 0
         self._change_level: float | None = None
+        self._rest_mask: U8 | None = None
+        self._occluders: tuple[Occluder, ...] = ()  # over the table in the latest frame
         self._kernel = np.ones((3, 3), np.uint8)
 
     # -- per frame ---------------------------------------------------------------------------
@@ -120,6 +124,7 @@ class Tracker:
             self._recent.popleft()
         previous = self._recent[0][1] if self._recent[0][0] < t else None
         if changed_mask is None:
+            self._occluders = ()
             self._reveal_unchanged(t, None)
             for track in self.tracks.values():
                 if track.missing_since is None:
@@ -241,6 +246,7 @@ class Tracker:
             and not self._in_mask(track.xy, mask, STILL_CORE_RADII)
         }
         self._hide_occluded(t, detections.occluders, keep=still)
+        self._occluders = detections.occluders
         # Tracks that may have changed: every moving or missing one, and resting ones
         # whose spot changed.
         candidates = [
@@ -335,13 +341,15 @@ class Tracker:
         `keep`, seen just beside one)."""
         if not occluders or not self.tracks:
             return
-        ids = [tid for tid in self.tracks if tid not in keep]
-        pixels = np.array([self._pixel(self.tracks[i].xy) for i in ids])
-        for tid, (x, y) in zip(ids, pixels, strict=True):
-            if any(o.distance(float(x), float(y)) > -self.radius_px for o in occluders):
-                track = self.tracks[tid]
-                if track.missing_since is None:
-                    track.missing_since = t
+        for tid in [tid for tid in self.tracks if tid not in keep]:
+            track = self.tracks[tid]
+            if self._covered(self._pixel(track.xy), occluders) and track.missing_since is None:
+                track.missing_since = t
+
+    def _covered(self, pixel: NDArray[np.float64], occluders: tuple[Occluder, ...]) -> bool:
+        """Whether a ball at `pixel` would be under or against one of `occluders`."""
+        x, y = float(pixel[0]), float(pixel[1])
+        return any(o.distance(x, y) > -self.radius_px for o in occluders)
 
     # -- at rest -----------------------------------------------------------------------------
 
@@ -371,6 +379,7 @@ class Tracker:
                 discs,
                 self.radius_px / 2,
                 len(self.on_table) - len(discs),
+                self._where_balls_show(detections.occluders),
             )
         found = self._to_table(discs)
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
@@ -394,11 +403,33 @@ class Tracker:
             if after_shot:
                 pairs += self._found_again(tids, pairs, colours, cloth_under)
         matched = {col: tids[row] for row, col in pairs}
+        # A ball at rest where nothing changed since the last rest has not moved: measured
+        # again in a crowd it would only move by the split's noise.
+        since = self._changes(y_half, planes) if self._reference is not None else None
+
+        def kept(track: Track, xy: NDArray[np.float64]) -> bool:
+            """Whether a ball in sight at rest, found again beside its spot, stays put."""
+            return (
+                track.rest_xy is not None
+                and track.missing_since is None
+                and bool(np.hypot(*(xy - track.xy)) < BALL_RADIUS_MM)
+                and (since is None or not self._in_mask(track.xy, since))
+            )
+
         for tid in tids:
             if tid not in matched.values():
                 track = self.tracks[tid]
                 track.missing_since = track.missing_since if track.missing_since is not None else t
                 track.velocity = np.zeros(2)
+                # At rest, its spot in plain sight and changed: a hand took it, and the cloth
+                # seen there now is no sign of it coming back.
+                if (
+                    not after_shot
+                    and since is not None
+                    and self._in_mask(track.xy, since)
+                    and not self._covered(self._pixel(track.xy), detections.occluders)
+                ):
+                    track.rest_xy = None
         looks = [look_at(planes, y_half, self.cloth, d.x, d.y, self.radius_px) for d in discs]
         # New balls only for the ids no ball in sight holds, chosen all at once by how well
         # they look like those balls: a hand, a cue, a shadow or a pocket's hole is not one
@@ -421,7 +452,9 @@ class Tracker:
             else:
                 tid = known
             track = self.tracks[tid]
-            track.xy, track.t, track.rest_xy = xy, t, xy.copy()
+            if not (known is not None and kept(track, xy)):
+                track.xy = xy
+            track.t, track.rest_xy = t, track.xy.copy()
             track.velocity = np.zeros(2)
             track.seen, track.missing_since = True, None
             # Only what it looks like now: tracks can swap in a crowd, so a look from
@@ -430,7 +463,19 @@ class Tracker:
             track.looks = [looks[col]]
             track.colour = self._colours([discs[col]], planes, y_half)[0]
         self._identify(after_shot)
-        self._reference = (y_half.copy(), planes.u.copy(), planes.v.copy())
+        self._take_reference((y_half, planes.u, planes.v), detections.occluders)
+
+    def _take_reference(self, now: tuple[U8, U8, U8], occluders: tuple[Occluder, ...]) -> None:
+        """This frame becomes the table at rest, except under an arm or a cue over it, where
+        the cloth last seen stays: what leaves is not a change, what it uncovers is."""
+        if not self._reaching(occluders) or self._reference is None:
+            self._reference = (now[0].copy(), now[1].copy(), now[2].copy())
+            return
+        covered = self._around(occluders) > 0
+        y, u, v = (
+            np.where(covered, was, new) for was, new in zip(self._reference, now, strict=True)
+        )
+        self._reference = (y, u, v)
 
     def _found_again(
         self,
@@ -468,6 +513,14 @@ class Tracker:
             self.tracks[visible[usable[index]]].key = key
         if not after_shot:
             self.forget_gone()
+
+    def cue_ball_wanted(self) -> bool:
+        """The cue ball is out of sight, and not just under the arm or hand still over its
+        spot: it dropped, or a hand took it (ball in hand) and may have put it down anywhere."""
+        cue = [tr for tr in self.tracks.values() if tr.key == "cue"]
+        if any(tr.missing_since is None for tr in cue):
+            return False
+        return not any(self._covered(self._pixel(tr.xy), self._occluders) for tr in cue)
 
     def forget_gone(self) -> None:
         """A ball out of sight whose id is seen elsewhere was moved there (ball in hand, the
@@ -569,6 +622,47 @@ class Tracker:
             return np.zeros(0, bool)
         near = np.linalg.norm(xy[:, None, :] - corners[None, :, :], axis=2).min(axis=1)
         return np.asarray(near >= CORNER_THROAT_MM)
+
+    def _where_balls_rest(self) -> U8:
+        """The cloth without the corner pockets' throats, at half resolution (kept)."""
+        assert self.cloth is not None
+        if self._rest_mask is None:
+            mask = self.cloth.table_mask.copy()
+            table = self.calibration.table
+            throat = round(CORNER_THROAT_MM / BALL_RADIUS_MM * self.radius_px / 2)
+            for name, point in table.pockets.items():
+                if name not in ("SL", "SR"):
+                    px = self._pixel(np.asarray(point, dtype=np.float64))
+                    centre = (
+                        round((px[0] + 0.5) / 2 - 0.5),
+                        round((px[1] + 0.5) / 2 - 0.5),
+                    )
+                    cv2.circle(mask, centre, throat, (0,), -1)
+            self._rest_mask = mask
+        return self._rest_mask
+
+    def _where_balls_show(self, occluders: tuple[Occluder, ...]) -> U8:
+        """Where a ball can lie in sight: not in a throat, nor under or against an arm or a
+        cue (whose edges and tip, against the cloth, look like faint balls)."""
+        mask = self._where_balls_rest()
+        if not self._reaching(occluders):
+            return mask
+        return np.asarray(cv2.bitwise_and(mask, cv2.bitwise_not(self._around(occluders))))
+
+    def _reaching(self, occluders: tuple[Occluder, ...]) -> tuple[Occluder, ...]:
+        """The arms and cues among `occluders` (a small one may be a ball with its shadow)."""
+        reach = OCCLUDER_REACH_RADII * self.radius_px
+        return tuple(o for o in occluders if max(cv2.minAreaRect(o.outline)[1]) >= reach)
+
+    def _around(self, occluders: tuple[Occluder, ...]) -> U8:
+        """Half-resolution mask of what the arms and cues among `occluders` cover, and a
+        ball's radius around them."""
+        assert self.cloth is not None
+        mask = np.zeros_like(self.cloth.table_mask)
+        outlines = [np.round(o.outline / 2).astype(np.int32) for o in self._reaching(occluders)]
+        cv2.drawContours(mask, outlines, -1, (255,), -1)
+        cv2.drawContours(mask, outlines, -1, (255,), max(1, round(self.radius_px)))
+        return mask
 
     def _dark_wanted(self) -> int:
         return 1 if 8 in self.on_table else 0

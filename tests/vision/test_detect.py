@@ -81,3 +81,15 @@ def test_bare_cloth_under_uneven_light_holds_no_faint_ball() -> None:
     planes = cloth_planes([])
     table = np.full(planes[0].shape, 255, np.uint8)
     assert faint_discs(planes, table, [], RADIUS, wanted=2) == []
+
+
+def test_no_faint_ball_is_looked_for_where_no_ball_can_lie() -> None:
+    maroon = (55, 118, 160)
+    planes = cloth_planes([(110.0, 40.0, maroon), (40.0, 60.0, maroon)])
+    table = np.full(planes[0].shape, 255, np.uint8)
+    can_rest = table.copy()
+    can_rest[30:50, 100:120] = 0  # say, a corner pocket's throat
+    faint = faint_discs(planes, table, [], RADIUS, wanted=1, can_rest=can_rest)
+    assert faint
+    assert all(abs(d.x - full_res(110.0)) > 2 * RADIUS for d in faint)
+    assert faint[0].x == pytest.approx(full_res(40.0), abs=2.0)

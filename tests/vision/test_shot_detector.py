@@ -1,0 +1,71 @@
+"""The shot detector on drawn frames: when balls are looked for, where they stay, and a
+shot's end."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.drawn import CALIBRATION as CAL
+from tests.vision.drawn import RED, WHITE, Balls, frame
+from vision.pipeline import ShotDetector
+
+FPS = 60.0
+
+
+def visible(detector: ShotDetector, key: object) -> list[tuple[float, float]]:
+    return [(b.x, b.y) for b in detector.tracked() if b.key == key]
+
+
+def test_a_cue_ball_put_down_by_hand_is_found_with_an_arm_still_over_the_table() -> None:
+    detector = ShotDetector(CAL, ("cue", 3))
+    t = 0.0
+    scenes: list[tuple[float, Balls, tuple[float, float] | None]] = [
+        (0.5, {(1500.0, 640.0): WHITE, (600.0, 300.0): RED}, None),
+        (0.3, {(600.0, 300.0): RED}, (1500.0, 640.0)),  # the hand over the cue ball: taken
+        (0.8, {(600.0, 300.0): RED}, (1200.0, 500.0)),
+        # Put down at the far end; the player's arm stays over the table, aiming.
+        (1.0, {(2000.0, 400.0): WHITE, (600.0, 300.0): RED}, (1200.0, 500.0)),
+    ]
+    for seconds, balls, arm in scenes:
+        for _ in range(round(seconds * FPS)):
+            assert detector.on_frame(t, frame(balls, arm=arm)) == []
+            t += 1 / FPS
+    (cue,) = visible(detector, "cue")
+    assert np.hypot(cue[0] - 2000.0, cue[1] - 400.0) < 10.0
+
+
+def test_balls_that_did_not_move_keep_their_spots_when_the_table_is_looked_at_again() -> None:
+    detector = ShotDetector(CAL, ("cue", 3))
+    balls = {(600.0, 300.0): RED}
+    t, n = 0.0, 0
+    for _ in range(30):
+        detector.on_frame(t, frame(balls, noise=n))
+        t, n = t + 1 / FPS, n + 1
+    before = visible(detector, 3)
+    balls[(2100.0, 900.0)] = WHITE  # the cue ball put down: the table is looked at again
+    for _ in range(60):
+        detector.on_frame(t, frame(balls, noise=n))
+        t, n = t + 1 / FPS, n + 1
+    assert visible(detector, "cue")
+    assert visible(detector, 3) == before  # not measured again in another frame's noise
+
+
+def test_a_cue_ball_struck_straight_into_a_pocket_is_a_shot_that_ends_when_it_drops() -> None:
+    detector = ShotDetector(CAL, ("cue", 3))
+    red = {(1800.0, 900.0): RED}
+    start = np.array([500.0, 250.0])
+    heading = -start / np.linalg.norm(start)  # to the head-left corner pocket
+    t, facts, last_seen = 0.0, [], 0.0
+    for i in range(120):
+        moved = max(i - 30, 0) / FPS * 2500.0  # struck at 0.5 s, 2.5 m/s
+        xy = start + heading * moved
+        balls = dict(red)
+        if moved < np.linalg.norm(start) - 60.0:  # then it is in the pocket's throat
+            balls = {(float(xy[0]), float(xy[1])): WHITE, **red}
+            last_seen = t
+        facts += detector.on_frame(t, frame(balls))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
+    assert shot["t_start"] < last_seen <= shot["t_end"] + 1 / FPS
