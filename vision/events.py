@@ -361,8 +361,8 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
 
     The ball is lost from sight in the pocket's mouth, mostly before it reaches a jaw, so
     its way in is its last run on the cloth (up to JAW_APPROACH_MM) carried on straight, at
-    that run's mean velocity, into the hole; a jaw that way passes within a ball's radius
-    (and JAW_SLACK_MM) of was touched.
+    that run's mean velocity, to the hole's edge, where it falls; a jaw that way passes
+    within a ball's radius (and JAW_SLACK_MM) of was touched.
     """
     idx = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] >= t_from - 1e-9]
     if len(idx) < 2:
@@ -373,14 +373,15 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     on_cloth = table.rail_gaps(pts).min(axis=1) >= 0.0
     if on_cloth.sum() >= 2:
         pts, times = pts[on_cloth], times[on_cloth]
-    hole = np.asarray(table.pockets[pocket])
+    edge, outward = table.drop_line(pocket)
     near = np.nonzero(np.linalg.norm(pts - pts[-1], axis=1) <= JAW_APPROACH_MM)[0]
     first = max(int(near[0]) - 1, 0) if len(near) else len(pts) - 2
     run, run_t = pts[first:], times[first:]
     velocity = (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)
     speed = float(np.linalg.norm(velocity))
-    if speed > 1.0:
-        onward = float(np.linalg.norm(hole - run[-1])) + BALL_RADIUS_MM
+    heading = float(velocity @ outward) / speed if speed > 1.0 else 0.0
+    if heading > 0.1:  # towards the hole, not along its mouth
+        onward = max(float((edge - run[-1]) @ outward) / heading, 0.0)
         run = np.vstack([run, run[-1] + velocity / speed * onward])
         run_t = np.append(run_t, run_t[-1] + onward / speed)
     samples, sample_t = _densify(run, run_t, step_mm=2.0)

@@ -17,6 +17,10 @@ SIDE_MOUTH_MM = 130.0
 JAW_DEPTH_MM = 70.0
 CORNER_JAW_DEG = 142.0
 SIDE_JAW_DEG = 104.0
+# The shelf: from the mouth's line (through the jaw tips) to the edge of the hole, where a
+# ball's centre passes and it falls (WPA: corner 1–2.25 in, side 0–0.375 in; the middles).
+CORNER_SHELF_MM = 41.0
+SIDE_SHELF_MM = 5.0
 
 Points = NDArray[np.float64]
 
@@ -93,6 +97,19 @@ class Table:
             (side_rail, _jaw((px - out_x * along, py), (out_x * ahead, out_y * aside))),
             (end_rail, _jaw((px, py - out_y * along), (out_x * aside, out_y * ahead))),
         )
+
+    def drop_line(self, name: str) -> tuple[Points, Points]:
+        """Where a ball falls into a pocket: a point of the hole's edge and the outward
+        normal there (the mouth's line moved out by the shelf)."""
+        px, py = self.pockets[name]
+        out_y = -1.0 if py == 0 else 1.0
+        if name in ("SL", "SR"):
+            return np.array([px, py + out_y * SIDE_SHELF_MM]), np.array([0.0, out_y])
+        out_x = -1.0 if px == 0 else 1.0
+        normal = np.array([out_x, out_y]) / np.sqrt(2.0)
+        half_diagonal = self.pocket_mouth(name) / 2 / np.sqrt(2.0)  # corner to mouth line
+        mouth = np.array([px, py]) - normal * half_diagonal
+        return mouth + normal * CORNER_SHELF_MM, normal
 
     def on_cloth(self, xy: Points, margin: float = 0.0) -> NDArray[np.bool_]:
         x, y = xy[:, 0], xy[:, 1]

@@ -161,6 +161,18 @@ def test_a_ball_clipping_the_foot_jaw_on_its_way_in_touched_the_foot_rail() -> N
     assert [(e.balls, e.rail) for e in events] == [((3,), "foot")]
 
 
+def test_a_ball_falling_into_a_side_pocket_past_a_jaw_tip_touched_no_jaw() -> None:
+    # Straight in, its edge 5 mm inside the tip: the jaw narrows the throat beyond the
+    # hole's edge, where the ball has already fallen.
+    times = np.arange(0, 1.0, 1 / FPS)
+    (_, jaw), _ = TABLE.jaws("SR")
+    x = float(jaw[0][0]) + BALL_RADIUS_MM + 5.0
+    path = straight(4, (x, 700.0), (0.0, 1500.0), 0.1, times)
+    seen = TABLE.rail_gaps(path.xy)[:, 3] > -5.0
+    seen &= np.cumsum(~seen) == 0
+    assert jaw_contacts(Path(4, times, path.xy, seen, path.start), TABLE, "SR", 0.0) == []
+
+
 JAW_RAILS = {
     "SL": {"left"},
     "SR": {"right"},
