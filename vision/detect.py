@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -27,6 +27,9 @@ MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
 # A ball known to be on the table but not found stands out from the cloth ring around it by
 # at least this (8-bit, Y, U and V together) and this many times the table's median.
+# A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
+UNCLIP_ITERATIONS = 8
+UNCLIP_MIN_SEEN = 0.3
 FAINT_FLOOR = 8.0
 FAINT_NOISE_FACTOR = 10.0
 FAINT_APART_RADII = 2.2  # no ball's centre is nearer another's than two radii
@@ -133,6 +136,51 @@ def detect(
     near = 1.5 * radius_half
     discs = [d for d in discs if all(o.distance(d.x, d.y) < -near for o in occluders)]
     return Detections(tuple(discs), tuple(occluders))
+
+
+def unclipped(disc: Disc, visible: U8, radius_half: float) -> Disc:
+    """Where a ball is whose disc the edge of `visible` (half resolution: the cloth) cuts.
+
+    Against a cushion part of a ball's image lies beyond the cloth's outline (the ball
+    stands higher than the cloth, so from above it leans out over the cushion), where
+    nothing is detected: the middle of what is seen is pulled in, off the cushion. The
+    ball is where a disc of its radius, cut the same way, has the middle of its seen part
+    where that was seen.
+    """
+    hx, hy = (disc.x - 0.5) / 2, (disc.y - 0.5) / 2
+    height, width = visible.shape
+    reach = math.ceil(radius_half) + 1
+    x0, y0 = max(round(hx) - reach, 0), max(round(hy) - reach, 0)
+    if visible[y0 : round(hy) + reach + 1, x0 : round(hx) + reach + 1].all():
+        return disc  # the cloth all round it: most balls, most frames
+    samples = _UNIT_DISC * radius_half
+    cx, cy = hx, hy
+    for _ in range(UNCLIP_ITERATIONS):
+        cols = np.rint(samples[:, 0] + cx).astype(int)
+        rows = np.rint(samples[:, 1] + cy).astype(int)
+        inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+        inside[inside] = visible[rows[inside], cols[inside]] > 0
+        if inside.all() or inside.mean() < UNCLIP_MIN_SEEN:
+            break  # wholly seen (done), or too little seen to say
+        seen = samples[inside]
+        step_x = hx - (cx + float(seen[:, 0].mean()))
+        step_y = hy - (cy + float(seen[:, 1].mean()))
+        cx, cy = cx + step_x, cy + step_y
+        if math.hypot(cx - hx, cy - hy) > radius_half:
+            return disc  # not a ball cut by the edge: leave it as seen
+        if math.hypot(step_x, step_y) < 0.02:
+            break
+    return replace(disc, x=2 * cx + 0.5, y=2 * cy + 0.5)
+
+
+def _unit_disc(steps: int) -> NDArray[np.float64]:
+    grid = np.linspace(-1.0, 1.0, steps)
+    xx, yy = np.meshgrid(grid, grid)
+    inside = xx**2 + yy**2 <= 1.0
+    return np.stack([xx[inside], yy[inside]], axis=1)
+
+
+_UNIT_DISC = _unit_disc(21)
 
 
 def _full_res(hx: float, hy: float, cluster: int, cover: float, streak: bool = False) -> Disc:

@@ -30,6 +30,9 @@ SPLIT_HIT_S = 0.002
 ORDER_UNCERTAIN_S = 0.003
 # A cushion gap under this at the start of a shot is a ball frozen to it (WPA 8.4).
 FROZEN_MM = 3.0
+# A ball that ran at a cushion and stopped this near it came to rest against it (one that
+# stops short, rolling along it, stops a millimetre or two off: as far as positions tell).
+STOPPED_AT_MM = 1.5
 # A frozen ball has left its cushion once the gap exceeds this.
 LEFT_CUSHION_MM = 8.0
 # How close to a cushion a ball must come for a contact, and how far it must have come
@@ -297,7 +300,7 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
     last = len(idx) - 1
     for r, rail in enumerate(RAILS if not gone else ()):
         if (
-            gaps[last, r] < FROZEN_MM
+            gaps[last, r] < STOPPED_AT_MM
             and gaps[0, r] > FROZEN_MM
             and not any(e.rail == rail.value for e in events)
         ):

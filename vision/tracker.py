@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from vision.assignment import assign
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
-from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs
+from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
 from vision.geometry import BALL_RADIUS_MM
 from vision.identify import BallKey, Look, identify, look_at
 
@@ -214,7 +214,12 @@ class Tracker:
                 continue
             discs.extend(found.discs)
             occluders.extend(found.occluders)
-        return Detections(tuple(discs), tuple(occluders))
+        return Detections(self._unclipped(discs), tuple(occluders))
+
+    def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
+        """The discs, those the cloth's edge cuts (against a cushion) put where they are."""
+        assert self.cloth is not None
+        return tuple(unclipped(d, self.cloth.table_mask, self.radius_px / 2) for d in discs)
 
     def _half_res_positions(self) -> NDArray[np.float64]:
         """Where every known ball is or is headed, in half-resolution pixels."""
@@ -371,7 +376,7 @@ class Tracker:
             dark_balls=self._dark_wanted(),
             expected=len(self.on_table),
         )
-        discs = list(detections.discs)
+        discs = list(self._unclipped(detections.discs))
         if len(discs) < len(self.on_table):
             discs += faint_discs(
                 (y_half, planes.u, planes.v),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.detect import Disc, detect, faint_discs
+from vision.detect import Disc, detect, faint_discs, unclipped
 
 RADIUS = 2.9  # half-resolution pixels: a ball at 640×360
 
@@ -93,3 +93,24 @@ def test_no_faint_ball_is_looked_for_where_no_ball_can_lie() -> None:
     assert faint
     assert all(abs(d.x - full_res(110.0)) > 2 * RADIUS for d in faint)
     assert faint[0].x == pytest.approx(full_res(40.0), abs=2.0)
+
+
+@pytest.mark.parametrize("radius", [RADIUS, 2 * RADIUS])
+def test_a_ball_cut_by_the_cloths_edge_is_put_back_where_it_is(radius: float) -> None:
+    # The cloth ends at column 20; the ball leans out over the cushion by half a radius.
+    visible = np.zeros((40, 40), np.uint8)
+    visible[:, :20] = 255
+    cx, cy = 19.5 - radius / 2, 20.0
+    ys, xs = np.mgrid[:40, :40]
+    score = np.where(((xs - cx) ** 2 + (ys - cy) ** 2 <= radius**2) & (visible > 0), 5.0, 0.0)
+    (seen,) = detect(score.astype(np.float32), np.zeros_like(score, np.float32), radius).discs
+    assert seen.x < full_res(cx) - 0.5  # pulled in, off the cushion
+    ball = unclipped(seen, visible, radius)
+    assert ball.x == pytest.approx(full_res(cx), abs=0.4)
+    assert ball.y == pytest.approx(full_res(cy), abs=0.2)
+
+
+def test_a_ball_wholly_on_the_cloth_is_left_where_it_is() -> None:
+    visible = np.full((40, 40), 255, np.uint8)
+    disc = Disc(full_res(20.3), full_res(17.6), 1, 1.0)
+    assert unclipped(disc, visible, RADIUS) == disc

@@ -135,6 +135,22 @@ def test_a_ball_rolling_along_a_cushion_with_jitter_touches_nothing_more() -> No
     assert cushion_contacts(path, TABLE, 0.0) == []
 
 
+@pytest.mark.parametrize(("stops_off_mm", "touched"), [(2.0, False), (0.5, True)])
+def test_a_ball_that_drifts_to_a_cushion_and_stops_touched_it_only_against_it(
+    stops_off_mm: float, touched: bool
+) -> None:
+    times = np.arange(0, 2, 1 / FPS)
+    end_y = TABLE.width - BALL_RADIUS_MM - stops_off_mm
+    # Along the right cushion, closing in on it at a shallow angle, slowing to a stop.
+    run = np.clip(times - 0.2, 0.0, 1.2) / 1.2
+    ease = 1 - (1 - run) ** 2
+    x = 800.0 + 600.0 * ease
+    y = end_y - 40.0 + 40.0 * ease
+    path = Path(5, times, np.stack([x, y], axis=1), np.ones(len(times), bool), (800.0, y[0]))
+    rails = [e.rail for e in cushion_contacts(path, TABLE, 0.2)]
+    assert rails == (["right"] if touched else [])
+
+
 def _into(aim: tuple[float, float], lost_mm: float) -> Path:
     """A ball rolling at 1.5 m/s towards `aim`, lost from sight `lost_mm` before it."""
     times = np.arange(0, 1.5, 1 / FPS)
