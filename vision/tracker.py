@@ -40,6 +40,9 @@ MOTION_LOOKBACK_S = 0.1  # a moving ball's look is taken this often (a rack ball
 # A ball lost from sight for longer than this comes back where it was lost (from under an
 # arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
 MISSING_REACH_S = 0.35
+# A ball lost in a pocket's mouth that has not come back out within this (rattling in the
+# jaws) has dropped.
+POCKET_RATTLE_S = 0.5
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
 MAX_COLOUR_GAP = 22.0
@@ -278,9 +281,12 @@ class Tracker:
             for row, tid in enumerate(candidates):
                 track = self.tracks[tid]
                 dt = max(t - track.t, 1e-3)
+                at_a_pocket = self._at_a_pocket(track)
+                if at_a_pocket and dt > POCKET_RATTLE_S:
+                    continue  # it dropped: what comes there now is another ball
                 # A ball out of sight comes back where it went out of sight (from under an
                 # arm); one in play can be anywhere its speed takes it.
-                far = dt <= MISSING_REACH_S and not self._at_a_pocket(track)
+                far = dt <= MISSING_REACH_S and not at_a_pocket
                 gate = 2 * BALL_RADIUS_MM + MAX_SPEED_MM_S * (dt if far else 0.0)
                 # A ball that met another or a cushion is no longer where its speed was
                 # taking it, but near where it met it.

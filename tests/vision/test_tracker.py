@@ -37,3 +37,23 @@ def test_a_struck_ball_is_followed() -> None:
         x = 1500.0 - 1500.0 * (i - 4) / 60  # 1.5 m/s towards the head rail
         tracker.update(i / 60, frame({(x, 640.0): WHITE, (600.0, 300.0): RED}))
     assert abs(ball_at(tracker, "cue")[0] - x) < 10.0
+
+
+def test_a_ball_that_dropped_in_a_pocket_is_not_the_next_ball_put_there() -> None:
+    pale = (190, 215, 225)  # a yellow ball in poor light: close to the cue ball's white
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    t = 0.0
+    for i in range(150):
+        # The 9 rolls into the head-left corner and drops.
+        nine = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
+        balls = {(1500.0, 640.0): WHITE}
+        if nine[0] > 60.0:
+            balls[nine] = pale
+        tracker.update(t, frame(balls))
+        t += 1 / 60
+    (lost,) = [tr for tr in tracker.tracks.values() if tr.missing_since is not None]
+    assert np.hypot(*lost.xy) < 100.0  # lost in the pocket's mouth (whatever its id)
+    for _ in range(30):  # the cue ball taken up and put down by the pocket (ball in hand)
+        tracker.update(t, frame({(95.0, 50.0): WHITE}))
+        t += 1 / 60
+    assert lost.missing_since is not None, "the dropped ball came back out of the pocket"
