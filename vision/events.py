@@ -125,7 +125,10 @@ def strike_time(cue: Path) -> float | None:
         speed = np.linalg.norm(cue.xy[first] - start) / max(cue.t[first] - cue.t[prev], 1e-6)
     travelled = float(np.linalg.norm(cue.xy[first] - start))
     back = travelled / speed if speed > 1e-6 else 0.0
-    earliest = cue.t[first - 1] if first > 0 else cue.t[first]
+    # Not before it was last seen on its spot (out of sight since, behind the cue, it may
+    # have left any time after).
+    still = np.nonzero(cue.seen[:first])[0]
+    earliest = cue.t[still[-1]] if len(still) else cue.t[first]
     return float(max(cue.t[first] - back, earliest))
 
 
@@ -245,8 +248,12 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
         touch = start - direction * 2 * BALL_RADIUS_MM  # the cue ball's centre then
         if np.linalg.norm(touch - cue_start) >= np.linalg.norm(start - cue_start):
             continue  # it left towards the cue ball's side: something else moved it
-        movers.append((max(left, t_strike), path.key))
-    return min(movers) if movers else None
+        movers.append((left, path.key))
+    if not movers:
+        return None
+    # By when each really left: two that left before the strike was noticed are not a tie.
+    left, key = min(movers)
+    return max(left, t_strike), key
 
 
 # ----- cushions -------------------------------------------------------------------------------

@@ -241,6 +241,24 @@ def test_a_contact_hidden_from_sight_is_the_first_ball_to_leave_its_spot() -> No
     assert found[0] == pytest.approx(0.51, abs=0.01)
 
 
+def test_balls_that_left_before_the_strike_was_noticed_keep_their_order() -> None:
+    # As above, with the strike noticed late (when the cue ball came back in sight): the
+    # 6 still left first, though both left before then.
+    times = np.arange(0, 1.5, 1 / 120)
+    cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
+    direction = np.array([932.0 - 978.0, 770.0 - 846.0]) / np.hypot(46.0, 76.0)
+    six = straight(6, (932.0, 770.0), tuple(direction * 2000.0), 0.51, times, stop_at=0.9)
+    two = straight(2, (380.0, 271.0), (-1500.0, 0.0), 0.6, times)
+    assert first_mover(cue, [two, six], 0.7) == (0.7, 6)
+
+
+def test_a_strike_out_of_sight_is_placed_after_the_cue_ball_was_last_seen_still() -> None:
+    # Hidden by the cue from 0.5 s, struck at 0.55 s and back in sight at 0.8 s.
+    times = np.arange(0, 1.5, 1 / 120)
+    cue = _unseen_between(straight("cue", (900.0, 600.0), (400.0, 0.0), 0.55, times), 0.5, 0.8)
+    assert strike_time(cue) == pytest.approx(0.55, abs=0.01)
+
+
 def test_a_ball_leaving_towards_the_cue_ball_was_not_hit_by_it() -> None:
     times = np.arange(0, 1.5, 1 / 120)
     cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
