@@ -251,16 +251,22 @@ class Tracker:
             if track.rest_xy is not None
             and track.missing_since is None
             and not track.moving
+            and not self._in_play(track)
             and not self._in_mask(track.xy, mask, STILL_CORE_RADII)
         }
         self._hide_occluded(t, detections.occluders, keep=still)
         self._occluders = detections.occluders
         # Tracks that may have changed: every moving or missing one, and resting ones
         # whose spot changed.
+        # (A ball off its resting spot is in play: it is seen only where it is detected, not
+        # kept where it was last found, which a pocket's mouth would hide it creeping from.)
         candidates = [
             tid
             for tid, track in self.tracks.items()
-            if track.moving or track.missing_since is not None or self._in_mask(track.xy, mask)
+            if track.moving
+            or track.missing_since is not None
+            or self._in_play(track)
+            or self._in_mask(track.xy, mask)
         ]
         for tid, track in self.tracks.items():
             track.seen = tid not in candidates
@@ -604,6 +610,10 @@ class Tracker:
             Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
             for a, b in zip(here, there, strict=True)
         )
+
+    @staticmethod
+    def _in_play(track: Track) -> bool:
+        return track.rest_xy is not None and bool(np.hypot(*(track.xy - track.rest_xy)) > MOVED_MM)
 
     def _at_a_pocket(self, track: Track) -> bool:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""

@@ -57,3 +57,21 @@ def test_a_ball_that_dropped_in_a_pocket_is_not_the_next_ball_put_there() -> Non
         tracker.update(t, frame({(95.0, 50.0): WHITE}))
         t += 1 / 60
     assert lost.missing_since is not None, "the dropped ball came back out of the pocket"
+
+
+def test_a_ball_in_play_that_vanishes_is_not_kept_where_it_was_last_found() -> None:
+    # The 3 rolls from its spot to a place whose cloth the table at rest showed bare, stops,
+    # and is gone (it dropped: in a pocket's mouth the cloth's cut hides it going): seen
+    # bare again, that place is no sign the ball is still there.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    t = 0.0
+    for i in range(70):
+        x = 600.0 + min(max(i - 10, 0), 30) * 20.0  # rolls 600 mm, then stops
+        tracker.update(t, frame({(1500.0, 640.0): WHITE, (x, 300.0): RED}))
+        t += 1 / 60
+    (track,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
+    assert track.missing_since is None and abs(track.xy[0] - 1200.0) < 10.0
+    for _ in range(30):
+        tracker.update(t, frame({(1500.0, 640.0): WHITE}))
+        t += 1 / 60
+    assert track.missing_since is not None, f"kept at {track.xy}"
