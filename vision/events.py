@@ -439,6 +439,31 @@ def lost_at_pocket(path: Path, table: Table, pocket: str) -> list[float]:
     return [float(path.t[i]) for i in ends if np.linalg.norm(path.xy[i] - centre) <= reach]
 
 
+def cushion_left_over(path: Path, table: Table) -> Event | None:
+    """The cushion a ball that left the table (not into a pocket) went over: off the bed
+    it can only go by way of a cushion, which it meets as it reaches it. None when it was
+    last seen nowhere near one (it flew off, or was taken by hand)."""
+    last = path.last_seen()
+    if last is None:
+        return None
+    gaps = table.rail_gaps(path.xy[last][None, :])[0]
+    r = int(np.argmin(gaps))
+    prev = last - 1
+    while prev >= 0 and not path.seen[prev]:
+        prev -= 1
+    step = float(np.linalg.norm(path.xy[last] - path.xy[prev])) if prev >= 0 else 0.0
+    if gaps[r] > CUSHION_REACH_MM + step:
+        return None
+    t = float(path.t[last])
+    if prev >= 0:
+        rate = float(table.rail_gaps(path.xy[prev][None, :])[0][r] - gaps[r]) / max(
+            t - float(path.t[prev]), 1e-6
+        )
+        if rate > 1.0:
+            t += max(float(gaps[r]), 0.0) / rate
+    return Event(t, "rail", (path.key,), rail=RAILS[r].value)
+
+
 def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | None:
     """How a ball that is gone at the end of the shot left: into which pocket, or off."""
     last = path.last_seen()

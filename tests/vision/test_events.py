@@ -9,6 +9,7 @@ from vision.events import (
     F64,
     Path,
     cushion_contacts,
+    cushion_left_over,
     disappearance,
     first_contacts,
     first_mover,
@@ -284,3 +285,21 @@ def test_a_cushion_met_just_after_the_first_contact_counts() -> None:
     assert [(e.balls, e.rail) for e in cushion_contacts(path, TABLE, t_from)] == [
         (("cue",), "foot")
     ]
+
+
+def test_a_ball_that_left_the_table_went_over_the_cushion_it_was_lost_at() -> None:
+    # Rolling at the right cushion at 2 m/s and gone as it reached it (up and over).
+    times = np.arange(0, 1, 1 / FPS)
+    path = straight("cue", (900.0, 700.0), (0.0, 2000.0), 0.1, times)
+    touch = 0.1 + (TABLE.width - BALL_RADIUS_MM - 700.0) / 2000.0
+    seen = path.t < touch
+    over = cushion_left_over(Path("cue", times, path.xy, seen, path.start), TABLE)
+    assert over is not None and over.rail == "right"
+    assert over.t == pytest.approx(touch, abs=0.5 / FPS)
+
+
+def test_a_ball_lost_far_from_any_cushion_went_over_none() -> None:
+    times = np.arange(0, 1, 1 / FPS)
+    path = straight(4, (900.0, 300.0), (0.0, 2000.0), 0.1, times)
+    seen = path.t < 0.3  # taken up by hand mid-table
+    assert cushion_left_over(Path(4, times, path.xy, seen, path.start), TABLE) is None

@@ -18,6 +18,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tuning"
 EXACT = [
     "ball_in_hand_pot",
     "combination",
+    "cue_off_table",
     "dropped_frames",
     "frozen_to_rail",
     "kick_one_rail",
