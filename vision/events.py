@@ -33,6 +33,8 @@ FROZEN_MM = 3.0
 # A ball that ran at a cushion and stopped this near it came to rest against it (one that
 # stops short, rolling along it, stops a millimetre or two off: as far as positions tell).
 STOPPED_AT_MM = 1.5
+# A ball that came that near a cushion and went this far away again touched it.
+TOUCH_PROMINENCE_MM = 1.5
 # A frozen ball has left its cushion once the gap exceeds this.
 LEFT_CUSHION_MM = 8.0
 # How close to a cushion a ball must come for a contact, and how far it must have come
@@ -333,7 +335,10 @@ def _valleys(gap: F64, prominence: float, ceiling: F64) -> list[int]:
             lower = np.nonzero(side < gap[k])[0]
             reach = side[: lower[0]] if len(lower) else side
             rise.append(float(np.max(reach)) - gap[k] if len(reach) else 0.0)
-        if min(rise) >= prominence:
+        # One that reached the cushion (within what positions tell) and went away needs
+        # less: a slow ball touches and comes back a few millimetres.
+        needed = TOUCH_PROMINENCE_MM if gap[k] <= STOPPED_AT_MM else prominence
+        if min(rise) >= needed:
             out.append(int(k))
     return out
 

@@ -303,3 +303,18 @@ def test_a_ball_lost_far_from_any_cushion_went_over_none() -> None:
     path = straight(4, (900.0, 300.0), (0.0, 2000.0), 0.1, times)
     seen = path.t < 0.3  # taken up by hand mid-table
     assert cushion_left_over(Path(4, times, path.xy, seen, path.start), TABLE) is None
+
+
+def test_a_slow_ball_that_touches_a_cushion_and_comes_back_a_little_touched_it() -> None:
+    # Drifting at the right cushion, touching it, rebounding 3 mm and stopping there.
+    times = np.arange(0, 2, 1 / FPS)
+    touch_y = TABLE.width - BALL_RADIUS_MM
+    t_hit = 0.8
+    y = np.where(
+        times < t_hit,
+        touch_y - 40.0 * np.clip(t_hit - times, 0.0, 0.6) / 0.6,
+        touch_y - 3.0 * np.clip((times - t_hit) / 0.2, 0.0, 1.0),
+    )
+    xy = np.stack([np.full(len(times), 900.0), y], axis=1)
+    path = Path(5, times, xy, np.ones(len(times), bool), (900.0, float(y[0])))
+    assert [e.rail for e in cushion_contacts(path, TABLE, 0.1)] == ["right"]
