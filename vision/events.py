@@ -223,6 +223,11 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
     left away from the cue ball's side (along the line of centres).
     """
     cue_start = np.asarray(cue.start)
+    # Nothing the cue ball hit left before the cue ball was last seen still on its spot.
+    moved = cue.first_moved()
+    still = np.nonzero(cue.seen[: moved if moved is not None else len(cue.t)])[0]
+    frame = float(np.median(np.diff(cue.t))) if len(cue.t) > 1 else 0.0
+    not_before = float(cue.t[still[-1]]) - frame if len(still) else -math.inf
     movers = []
     for path in others:
         if not isinstance(path.key, int):
@@ -250,6 +255,8 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
         touch = start - direction * 2 * BALL_RADIUS_MM  # the cue ball's centre then
         if np.linalg.norm(touch - cue_start) >= np.linalg.norm(start - cue_start):
             continue  # it left towards the cue ball's side: something else moved it
+        if left < not_before:
+            continue  # it was on the move while the cue ball still stood: not hit by it
         movers.append((left, path.key))
     if not movers:
         return None

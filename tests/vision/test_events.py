@@ -226,12 +226,20 @@ def _unseen_between(path: Path, t0: float, t1: float) -> Path:
     return Path(path.key, path.t, path.xy, seen, path.start)
 
 
+def _stun(direction: F64) -> Path:
+    """The cue ball 89 mm from the 6, struck at 0.5 s along `direction` and stopped dead by
+    the contact 32 mm on."""
+    times = np.arange(0, 1.5, 1 / 120)
+    velocity = tuple(direction * 6000.0)
+    return straight("cue", (978.0, 846.0), velocity, 0.5, times, stop_at=0.5053)
+
+
 def test_a_contact_hidden_from_sight_is_the_first_ball_to_leave_its_spot() -> None:
     # The cue ball 89 mm from the 6, struck at 0.5 s and never seen until long after: the 6
     # leaves at 6 m/s along the line of centres at 0.51 s; the 2, which the 6 hits, later.
     times = np.arange(0, 1.5, 1 / 120)
-    cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
     direction = np.array([932.0 - 978.0, 770.0 - 846.0]) / np.hypot(46.0, 76.0)
+    cue = _unseen_between(_stun(direction), 0.5, 1.2)
     six = straight(6, (932.0, 770.0), tuple(direction * 6000.0), 0.51, times, stop_at=0.6)
     six = _unseen_between(six, 0.5, 0.55)
     two = straight(2, (380.0, 271.0), (-1500.0, 0.0), 0.6, times)
@@ -246,8 +254,8 @@ def test_balls_that_left_before_the_strike_was_noticed_keep_their_order() -> Non
     # As above, with the strike noticed late (when the cue ball came back in sight): the
     # 6 still left first, though both left before then.
     times = np.arange(0, 1.5, 1 / 120)
-    cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
     direction = np.array([932.0 - 978.0, 770.0 - 846.0]) / np.hypot(46.0, 76.0)
+    cue = _unseen_between(_stun(direction), 0.5, 1.2)
     six = straight(6, (932.0, 770.0), tuple(direction * 2000.0), 0.51, times, stop_at=0.9)
     two = straight(2, (380.0, 271.0), (-1500.0, 0.0), 0.6, times)
     assert first_mover(cue, [two, six], 0.7) == (0.7, 6)
@@ -318,3 +326,12 @@ def test_a_slow_ball_that_touches_a_cushion_and_comes_back_a_little_touched_it()
     xy = np.stack([np.full(len(times), 900.0), y], axis=1)
     path = Path(5, times, xy, np.ones(len(times), bool), (900.0, float(y[0])))
     assert [e.rail for e in cushion_contacts(path, TABLE, 0.1)] == ["right"]
+
+
+def test_a_ball_on_the_move_while_the_cue_ball_still_stood_was_not_hit_by_it() -> None:
+    # A dark shadow taken for the 8 wanders off at 0.3 s; the cue ball, seen still on its
+    # spot until it is struck at 0.6 s, is out of sight behind the cue from then to 0.75 s.
+    times = np.arange(0, 1.5, 1 / 120)
+    cue = _unseen_between(straight("cue", (1138.0, 746.0), (3000.0, 0.0), 0.6, times), 0.6, 0.75)
+    eight = straight(8, (480.0, 570.0), (-1500.0, -500.0), 0.3, times, stop_at=0.7)
+    assert first_mover(cue, [eight], 0.62) is None
