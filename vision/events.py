@@ -78,6 +78,17 @@ class Path:
         hits = np.nonzero(self.seen)[0]
         return int(hits[-1]) if len(hits) else None
 
+    def seen_before(self, i: int) -> int:
+        """Index of the last sample seen before sample `i` (-1: none)."""
+        hits = np.nonzero(self.seen[:i])[0]
+        return int(hits[-1]) if len(hits) else -1
+
+    def still_until(self) -> float | None:
+        """When it was last seen still on its starting spot (None: never seen there)."""
+        moved = self.first_moved()
+        i = self.seen_before(moved if moved is not None else len(self.t))
+        return float(self.t[i]) if i >= 0 else None
+
 
 @dataclass(frozen=True)
 class Event:
@@ -129,8 +140,8 @@ def strike_time(cue: Path) -> float | None:
     back = travelled / speed if speed > 1e-6 else 0.0
     # Not before it was last seen on its spot (out of sight since, behind the cue, it may
     # have left any time after).
-    still = np.nonzero(cue.seen[:first])[0]
-    earliest = cue.t[still[-1]] if len(still) else cue.t[first]
+    still = cue.still_until()
+    earliest = still if still is not None else float(cue.t[first])
     return float(max(cue.t[first] - back, earliest))
 
 
@@ -224,10 +235,9 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
     """
     cue_start = np.asarray(cue.start)
     # Nothing the cue ball hit left before the cue ball was last seen still on its spot.
-    moved = cue.first_moved()
-    still = np.nonzero(cue.seen[: moved if moved is not None else len(cue.t)])[0]
+    still = cue.still_until()
     frame = float(np.median(np.diff(cue.t))) if len(cue.t) > 1 else 0.0
-    not_before = float(cue.t[still[-1]]) - frame if len(still) else -math.inf
+    not_before = still - frame if still is not None else -math.inf
     movers = []
     for path in others:
         if not isinstance(path.key, int):
@@ -460,9 +470,7 @@ def cushion_left_over(path: Path, table: Table) -> Event | None:
         return None
     gaps = table.rail_gaps(path.xy[last][None, :])[0]
     r = int(np.argmin(gaps))
-    prev = last - 1
-    while prev >= 0 and not path.seen[prev]:
-        prev -= 1
+    prev = path.seen_before(last)
     step = float(np.linalg.norm(path.xy[last] - path.xy[prev])) if prev >= 0 else 0.0
     if gaps[r] > CUSHION_REACH_MM + step:
         return None
@@ -482,9 +490,7 @@ def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | No
     if last is None:
         return Disappearance(path.key, float(path.t[0]), None)
     xy = path.xy[last]
-    prev = last - 1
-    while prev >= 0 and not path.seen[prev]:
-        prev -= 1
+    prev = path.seen_before(last)
     velocity = (
         (xy - path.xy[prev]) / max(path.t[last] - path.t[prev], 1e-6) if prev >= 0 else np.zeros(2)
     )
