@@ -284,8 +284,11 @@ def _rail_for_point(table: Table, xy: F64) -> Rail:
     return RAILS[int(np.argmin(gaps))]
 
 
-def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False) -> list[Event]:
-    """Every cushion the ball turned off after `t_from` (and the one it ran into and stopped).
+def cushion_contacts(
+    path: Path, table: Table, t_from: float, departure: Disappearance | None = None
+) -> list[Event]:
+    """Every cushion the ball turned off after `t_from` (and the one it ran into and stopped,
+    or went over as it left the table: `departure`, how it left, if it did).
 
     A contact is a turn of the path within reach of a cushion that no other ball explains;
     its time is where the incoming line meets the cushion's touching line.
@@ -324,7 +327,7 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines).
     last = len(idx) - 1
-    for r, rail in enumerate(RAILS if not gone else ()):
+    for r, rail in enumerate(RAILS if departure is None else ()):
         if (
             gaps[last, r] < STOPPED_AT_MM
             and gaps[0, r] > FROZEN_MM
@@ -332,6 +335,9 @@ def cushion_contacts(path: Path, table: Table, t_from: float, gone: bool = False
         ):
             approach = np.nonzero(gaps[:, r] < FROZEN_MM)[0]
             events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen, left))
+    over = _went_over(path, table) if departure is not None and departure.pocket is None else None
+    if over is not None and over[1] >= t_from:
+        events.append(_cushion_event(path.key, over[0], over[1], frozen, left))
     return _merge_same(events)
 
 
@@ -461,10 +467,10 @@ def lost_at_pocket(path: Path, table: Table, pocket: str) -> list[float]:
     return [float(path.t[i]) for i in ends if np.linalg.norm(path.xy[i] - centre) <= reach]
 
 
-def cushion_left_over(path: Path, table: Table) -> Event | None:
-    """The cushion a ball that left the table (not into a pocket) went over: off the bed
-    it can only go by way of a cushion, which it meets as it reaches it. None when it was
-    last seen nowhere near one (it flew off, or was taken by hand)."""
+def _went_over(path: Path, table: Table) -> tuple[Rail, float] | None:
+    """The cushion a ball that left the table (not into a pocket) went over, and when: off
+    the bed it can only go by way of a cushion, which it meets as it reaches it. None when
+    it was last seen nowhere near one (it flew off, or was taken by hand)."""
     last = path.last_seen()
     if last is None:
         return None
@@ -481,7 +487,7 @@ def cushion_left_over(path: Path, table: Table) -> Event | None:
         )
         if rate > 1.0:
             t += max(float(gaps[r]), 0.0) / rate
-    return Event(t, "rail", (path.key,), rail=RAILS[r].value)
+    return RAILS[r], t
 
 
 def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | None:

@@ -19,13 +19,11 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.cloth import Planes
 from vision.events import (
-    SAME_CONTACT_S,
     SPLIT_HIT_S,
     Disappearance,
     Event,
     Path,
     cushion_contacts,
-    cushion_left_over,
     disappearance,
     first_contacts,
     first_mover,
@@ -255,10 +253,10 @@ class ShotDetector:
                 events.append(Event(t_first, "contact", ("cue", first)))
         drops = self._drops(paths, dt)
         drops = self._confirm_with_sensors(drops, paths, t_start)
-        gone_keys = {d.key for d in drops}
+        departures = {d.key: d for d in drops}
         if first is not None:
             for path in paths.values():
-                for event in cushion_contacts(path, table, t_first, path.key in gone_keys):
+                for event in cushion_contacts(path, table, t_first, departures.get(path.key)):
                     if event.t >= t_first:
                         events.append(event)
         by_key = {path.key: path for path in paths.values()}
@@ -270,19 +268,6 @@ class ShotDetector:
                     events.extend(e for e in jaws if e.t >= t_first)
             else:
                 events.append(Event(drop.t, "off_table", (drop.key,)))
-                over = cushion_left_over(by_key[drop.key], table) if drop.key in by_key else None
-                if (
-                    first is not None
-                    and over is not None
-                    and over.t >= t_first
-                    and not any(
-                        e.rail == over.rail
-                        and e.balls == over.balls
-                        and abs(e.t - over.t) < SAME_CONTACT_S
-                        for e in events
-                    )
-                ):
-                    events.append(over)
         events.sort(key=lambda e: e.t)
         # A ball that went down or out of sight last moved until then.
         lost = [

@@ -7,9 +7,9 @@ import pytest
 
 from vision.events import (
     F64,
+    Disappearance,
     Path,
     cushion_contacts,
-    cushion_left_over,
     disappearance,
     first_contacts,
     first_mover,
@@ -300,17 +300,17 @@ def test_a_ball_that_left_the_table_went_over_the_cushion_it_was_lost_at() -> No
     times = np.arange(0, 1, 1 / FPS)
     path = straight("cue", (900.0, 700.0), (0.0, 2000.0), 0.1, times)
     touch = 0.1 + (TABLE.width - BALL_RADIUS_MM - 700.0) / 2000.0
-    seen = path.t < touch
-    over = cushion_left_over(Path("cue", times, path.xy, seen, path.start), TABLE)
-    assert over is not None and over.rail == "right"
+    lost = Path("cue", times, path.xy, path.t < touch, path.start)
+    (over,) = cushion_contacts(lost, TABLE, 0.1, Disappearance("cue", touch, None))
+    assert over.rail == "right"
     assert over.t == pytest.approx(touch, abs=0.5 / FPS)
 
 
 def test_a_ball_lost_far_from_any_cushion_went_over_none() -> None:
     times = np.arange(0, 1, 1 / FPS)
     path = straight(4, (900.0, 300.0), (0.0, 2000.0), 0.1, times)
-    seen = path.t < 0.3  # taken up by hand mid-table
-    assert cushion_left_over(Path(4, times, path.xy, seen, path.start), TABLE) is None
+    lost = Path(4, times, path.xy, path.t < 0.3, path.start)  # taken up by hand mid-table
+    assert cushion_contacts(lost, TABLE, 0.1, Disappearance(4, 0.3, None)) == []
 
 
 def test_a_slow_ball_that_touches_a_cushion_and_comes_back_a_little_touched_it() -> None:
