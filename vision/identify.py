@@ -37,6 +37,8 @@ PALETTE_RGB: dict[int, tuple[int, int, int]] = {
 STRIPES = (9, 10)
 WHITE_CHROMA = 26.0  # below this (8-bit units) a bright pixel is white, a dark one black
 UNASSIGNED_COST = 40.0
+TINT_OF_BLACK = 0.2  # an 8's pixels lean this little towards any hue (cloth light, blur)
+FEW_COLOURED = 0.05  # a look with fewer coloured pixels is judged by its tint
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,10 @@ class Look:
     chroma: tuple[float, float]  # (U, V) of the coloured pixels / cloth brightness
     weight: float  # how many pixels it rests on
     at_rest: bool = True  # taken while the ball stood still (not blurred)
+    # (U, V) of all but its white pixels / cloth brightness: in dim light a maroon 7 has no
+    # pixel colourful enough to count as coloured, yet its dark pixels lean maroon; an 8's
+    # do not.
+    tint: tuple[float, float] = (0.0, 0.0)
 
     @staticmethod
     def combine(looks: Iterable[Look]) -> Look | None:
@@ -72,6 +78,7 @@ class Look:
             colour=mean(lambda lk: lk.colour),
             chroma=(chroma_u, chroma_v),
             weight=total,
+            tint=(mean(lambda lk: lk.tint[0]), mean(lambda lk: lk.tint[1])),
         )
 
 
@@ -104,12 +111,16 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
         return Look(0, 0, 0, (0, 0), 0)
     cu = float(u[coloured].mean()) / level if coloured.any() else 0.0
     cv = float(v[coloured].mean()) / level if coloured.any() else 0.0
+    plain = ~white
+    tu = float(u[plain].mean()) / level if plain.any() else 0.0
+    tv = float(v[plain].mean()) / level if plain.any() else 0.0
     return Look(
         white=float(white.sum()) / n,
         dark=float(dark.sum()) / n,
         colour=float(coloured.sum()) / n,
         chroma=(cu, cv),
         weight=n,
+        tint=(tu, tv),
     )
 
 
@@ -132,10 +143,11 @@ def id_cost(look: Look, ball: BallKey) -> float:
     if ball == "cue":
         return 6 * (1 - look.white) ** 2 / 0.25 + 4 * look.colour**2 / 0.2 + 8 * look.dark
     if ball == 8:
-        return 6 * (1 - look.dark - 0.1) ** 2 / 0.3 + 4 * look.colour**2 / 0.2 + 4 * look.white
+        black = 6 * (1 - look.dark - 0.1) ** 2 / 0.3 + 4 * look.colour**2 / 0.2 + 4 * look.white
+        return black + (math.hypot(*look.tint) / TINT_OF_BLACK) ** 2
     assert isinstance(ball, int)
     du, dv = _DIRECTIONS[ball]
-    cu, cv = look.chroma
+    cu, cv = look.chroma if look.colour >= FEW_COLOURED else look.tint
     size = math.hypot(cu, cv)
     angle = math.acos(max(-1.0, min(1.0, (cu * du + cv * dv) / size))) if size > 1e-6 else math.pi
     hue = (angle / 0.45) ** 2

@@ -1,0 +1,77 @@
+"""Which ball is which, on drawn balls in good and poor light."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.drawn import CALIBRATION, CLOTH_BGR, CORNERS, HEIGHT, WIDTH
+from vision.cloth import ClothModel, Planes
+from vision.identify import PALETTE_RGB, STRIPES, BallKey, Look, id_cost, identify, look_at
+
+ALL: tuple[BallKey, ...] = ("cue", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+SPOTS = {key: (300.0 + 200.0 * i, 400.0 + 300.0 * (i % 2)) for i, key in enumerate(ALL)}
+
+
+def bgr(key: BallKey) -> tuple[int, int, int]:
+    if key == "cue":
+        return (235, 235, 235)
+    if key == 8:
+        return (18, 18, 18)
+    assert isinstance(key, int)
+    r, g, b = PALETTE_RGB[key]
+    return (b, g, r)
+
+
+def looks_on_a_table(light: float) -> dict[BallKey, Look]:
+    """Every ball drawn (stripes as a band on white, each with the lights' highlight), the
+    whole picture dimmed to `light`, and each ball's look where it lies."""
+    image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    image[:] = (20, 40, 60)
+    cv2.fillPoly(image, [np.array(CORNERS, np.int32)], CLOTH_BGR)
+    radius = round(CALIBRATION.ball_radius_px())
+    centres = {}
+    for key, xy in SPOTS.items():
+        px, py = np.round(CALIBRATION.to_image(np.array([xy]))[0]).astype(int)
+        centres[key] = (float(px), float(py))
+        if key in STRIPES:
+            cv2.circle(image, (px, py), radius, (235, 235, 235), -1, cv2.LINE_AA)
+            band = np.zeros(image.shape[:2], np.uint8)
+            cv2.circle(band, (px, py), radius, (255,), -1)
+            band[: py - radius // 2] = 0
+            band[py + radius // 2 + 1 :] = 0
+            image[band > 0] = bgr(key)
+        else:
+            cv2.circle(image, (px, py), radius, bgr(key), -1, cv2.LINE_AA)
+        cv2.circle(image, (px - 2, py - 2), 1, (255, 255, 255), -1)
+    image = np.clip(image.astype(np.float32) * light, 0, 255).astype(np.uint8)
+    planes = Planes.from_bgr(image)
+    cloth = ClothModel.estimate(planes, CALIBRATION)
+    y_half = planes.y_half()
+    radius_px = CALIBRATION.ball_radius_px()
+    return {key: look_at(planes, y_half, cloth, x, y, radius_px) for key, (x, y) in centres.items()}
+
+
+@pytest.mark.parametrize("light", [1.0, 0.6])
+def test_every_ball_is_told_from_the_others_all_at_once(light: float) -> None:
+    looks = looks_on_a_table(light)
+    keys = list(looks)
+    assigned = identify([looks[k] for k in keys], ALL)
+    assert {keys[row]: key for row, key in assigned.items()} == {k: k for k in keys}
+
+
+@pytest.mark.parametrize("light", [1.0, 0.6, 0.35])
+def test_the_maroon_7_and_the_black_8_are_told_apart_even_in_poor_light(light: float) -> None:
+    # Dimmed, the 7 has no pixel colourful enough to count as coloured: its dark pixels
+    # still lean maroon, and the 8's do not.
+    looks = looks_on_a_table(light)
+    seven, eight = looks[7], looks[8]
+    assert id_cost(seven, 7) < id_cost(seven, 8)
+    assert id_cost(eight, 8) < id_cost(eight, 7)
+
+
+def test_a_look_with_no_pixels_matches_nothing_well() -> None:
+    empty = Look(0, 0, 0, (0, 0), 0)
+    assert Look.combine([empty]) is None
+    assert min(id_cost(empty, key) for key in ALL) > 5.0
