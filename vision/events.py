@@ -74,6 +74,11 @@ class Path:
             return last + 1
         return None
 
+    def left_its_spot(self) -> bool:
+        """Whether it was ever seen away from where it rested before the strike."""
+        away = np.linalg.norm(self.xy - np.asarray(self.start), axis=1) > MOVED_MM
+        return bool((self.seen & away).any())
+
     def last_seen(self) -> int | None:
         hits = np.nonzero(self.seen)[0]
         return int(hits[-1]) if len(hits) else None

@@ -328,6 +328,8 @@ class ShotDetector:
                 continue
             if not path.seen.any():
                 continue  # lost before this shot began: not this shot's doing
+            if track is not None and not path.left_its_spot() and self.tracker.by_an_arm(track):
+                continue  # still where it stood, out of sight beside an arm over the table
             drop = disappearance(path, table, dt)
             if drop is None or path.key in drops:
                 continue

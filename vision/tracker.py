@@ -56,6 +56,9 @@ STILL_CORE_RADII = 0.5
 OCCLUDER_REACH_RADII = 8.0
 # Within this of a corner pocket's point the cushions are cut away for the mouth.
 CORNER_THROAT_MM = 45.0
+# A disc this dark and this colourless in a pocket's mouth is the hole seen through it.
+OPENING_DARK = 0.6
+OPENING_COLOUR = 0.15
 
 
 @dataclass
@@ -388,16 +391,19 @@ class Tracker:
             dark_balls=self._dark_wanted(),
             expected=len(self.on_table),
         )
-        discs = list(self._unclipped(detections.discs))
-        if len(discs) < len(self.on_table):
-            discs += faint_discs(
+        discs = self._not_openings(list(self._unclipped(detections.discs)), planes, y_half)
+        # One more than the rules' count is looked for: a shadow found as a ball must not
+        # crowd out a faint one (identification keeps the likelier).
+        if len(discs) <= len(self.on_table):
+            faint = faint_discs(
                 (y_half, planes.u, planes.v),
                 self.cloth.table_mask,
                 discs,
                 self.radius_px / 2,
-                len(self.on_table) - len(discs),
+                len(self.on_table) + 1 - len(discs),
                 self._where_balls_show(detections.occluders),
             )
+            discs += self._not_openings(faint, planes, y_half)
         found = self._to_table(discs)
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
         # dark blob there is the hole.
@@ -405,6 +411,7 @@ class Tracker:
         discs = [d for d, ok in zip(discs, restable, strict=True) if ok]
         found = found[restable]
         self._hide_occluded(t, detections.occluders)
+        self._occluders = detections.occluders
         tids = list(self.tracks)
         pairs = []
         if tids and len(found):
@@ -531,13 +538,18 @@ class Tracker:
         if not after_shot:
             self.forget_gone()
 
+    def by_an_arm(self, track: Track) -> bool:
+        """Whether a ball where `track` is would be under or against an arm, a hand or a cue
+        over the table in the latest frame."""
+        return self._covered(self._pixel(track.xy), self._occluders)
+
     def cue_ball_wanted(self) -> bool:
         """The cue ball is out of sight, and not just under the arm or hand still over its
         spot: it dropped, or a hand took it (ball in hand) and may have put it down anywhere."""
         cue = [tr for tr in self.tracks.values() if tr.key == "cue"]
         if any(tr.missing_since is None for tr in cue):
             return False
-        return not any(self._covered(self._pixel(tr.xy), self._occluders) for tr in cue)
+        return not any(self.by_an_arm(tr) for tr in cue)
 
     def forget_gone(self) -> None:
         """A ball out of sight whose id is seen elsewhere was moved there (ball in hand, the
@@ -617,14 +629,35 @@ class Tracker:
 
     def _at_a_pocket(self, track: Track) -> bool:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""
-        if track.missing_since is None:
-            return False
+        return track.missing_since is not None and self._in_a_mouth(track.xy)
+
+    def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
+        """Whether a table point is in (or a ball's width from) a pocket's mouth."""
         table = self.calibration.table
         for name, point in table.pockets.items():
             reach = table.pocket_mouth(name) / 2 + 2 * BALL_RADIUS_MM
-            if np.hypot(*(track.xy - np.asarray(point))) <= reach:
+            if np.hypot(*(xy - np.asarray(point))) <= reach:
                 return True
         return False
+
+    def _not_openings(self, discs: list[Disc], planes: Planes, y_half: U8) -> list[Disc]:
+        """The discs but those that are a pocket's dark opening, not a ball: dark and
+        colourless in a pocket's mouth where no ball is known to be (a dim corner shows its
+        hole through the mouth as a dark disc, which would take the 8's id from the 8)."""
+        assert self.cloth is not None
+        known = [track.xy for track in self.tracks.values()]
+
+        def opening(disc: Disc, xy: NDArray[np.float64]) -> bool:
+            if not self._in_a_mouth(xy):
+                return False
+            if any(np.hypot(*(xy - k)) < 2 * BALL_RADIUS_MM for k in known):
+                return False
+            assert self.cloth is not None
+            look = look_at(planes, y_half, self.cloth, disc.x, disc.y, self.radius_px)
+            return look.dark >= OPENING_DARK and look.colour <= OPENING_COLOUR
+
+        table_xy = self._to_table(discs)
+        return [d for d, xy in zip(discs, table_xy, strict=True) if not opening(d, xy)]
 
     def _pixel(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
         """A table point's pixel; balls at rest ask every frame, so the answer is kept."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.cloth import Planes
@@ -31,6 +32,16 @@ def frame(
     """The table with balls (table mm -> BGR) and, if asked: a player about to shoot the
     first ball; an arm reaching in from the side cushion to a table point; camera noise
     (the seed)."""
+    return Planes.from_bgr(picture(balls, cue_stick, arm, noise))
+
+
+def picture(
+    balls: Balls,
+    cue_stick: bool = False,
+    arm: tuple[float, float] | None = None,
+    noise: int | None = None,
+) -> NDArray[np.uint8]:
+    """The BGR image `frame` is made of."""
     image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
     image[:] = (20, 40, 60)
     cv2.fillPoly(image, [np.array(CORNERS, np.int32)], CLOTH_BGR)
@@ -55,4 +66,4 @@ def frame(
     if noise is not None:
         grain = np.random.default_rng(noise).normal(0.0, 2.0, image.shape)
         image = np.clip(image + grain, 0, 255).astype(np.uint8)
-    return Planes.from_bgr(image)
+    return image

@@ -69,3 +69,18 @@ def test_a_cue_ball_struck_straight_into_a_pocket_is_a_shot_that_ends_when_it_dr
     (shot,) = facts
     assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
     assert shot["t_start"] < last_seen <= shot["t_end"] + 1 / FPS
+
+
+def test_a_ball_that_never_moved_hidden_beside_an_arm_at_the_end_did_not_leave_the_table() -> None:
+    detector = ShotDetector(CAL, ("cue", 3))
+    red = (600.0, 300.0)
+    t, facts = 0.0, []
+    for i in range(150):
+        x = 1500.0 + min(max(i - 30, 0), 30) * 20.0  # struck at 0.5 s, stops 600 mm on
+        # As it stops, an arm comes over the table right against the 3 (which never moved).
+        arm = (red[0] + 3 * 28.575, red[1]) if i >= 65 else None
+        facts += detector.on_frame(t, frame({(x, 640.0): WHITE, red: RED}, arm=arm))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["off_table"] == []

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tests.vision.drawn import CALIBRATION, RED, WHITE, frame
+from tests.vision.drawn import CALIBRATION, RED, WHITE, frame, picture
+from vision.cloth import Planes
 from vision.geometry import BALL_RADIUS_MM
 from vision.tracker import Tracker
 
@@ -75,3 +77,17 @@ def test_a_ball_in_play_that_vanishes_is_not_kept_where_it_was_last_found() -> N
         tracker.update(t, frame({(1500.0, 640.0): WHITE}))
         t += 1 / 60
     assert track.missing_since is not None, f"kept at {track.xy}"
+
+
+def test_a_dark_pocket_opening_is_not_taken_for_the_8() -> None:
+    # A dim corner shows the hole through the pocket's mouth as a dark disc, with no light
+    # on it; the 8, with the lights' highlight, is elsewhere on the table.
+    black = (18, 18, 18)
+    image = picture({(1500.0, 640.0): WHITE, (600.0, 300.0): RED, (35.0, 35.0): black})
+    px, py = np.round(CALIBRATION.to_image(np.array([[1900.0, 800.0]]))[0]).astype(int)
+    radius = round(CALIBRATION.ball_radius_px())
+    cv2.circle(image, (px, py), radius, black, -1, cv2.LINE_AA)
+    cv2.circle(image, (px - 2, py - 2), 1, (255, 255, 255), -1)
+    tracker = Tracker(CALIBRATION, ("cue", 3, 8))
+    tracker.update(0.0, Planes.from_bgr(image))
+    assert np.hypot(*(ball_at(tracker, 8) - (1900.0, 800.0))) < 10.0
