@@ -138,7 +138,7 @@ class Tracker:
                     track.t = t
             return self._observe(t, (), changed=False, moving=False)
         moving = previous is not None and self._changes(y_half, planes, previous) is not None
-        detections = self._detect_in(changed_mask, planes, y_half)
+        detections = self._detect_in(t, changed_mask, planes, y_half)
         self._associate(
             t,
             detections,
@@ -183,7 +183,7 @@ class Tracker:
             return None
         return np.asarray(mask)
 
-    def _detect_in(self, mask: U8, planes: Planes, y_half: U8) -> Detections:
+    def _detect_in(self, t: float, mask: U8, planes: Planes, y_half: U8) -> Detections:
         assert self.cloth is not None
         grow = int(np.ceil(self.radius_px))  # half-resolution pixels: a ball's diameter
         dilated = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
@@ -220,7 +220,8 @@ class Tracker:
                 continue
             discs.extend(found.discs)
             occluders.extend(found.occluders)
-        return Detections(self._unclipped(discs), tuple(occluders))
+        kept = self._not_openings(list(self._unclipped(discs)), planes, y_half, t)
+        return Detections(tuple(kept), tuple(occluders))
 
     def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
         """The discs, those the cloth's edge cuts (against a cushion) put where they are."""
@@ -391,7 +392,7 @@ class Tracker:
             dark_balls=self._dark_wanted(),
             expected=len(self.on_table),
         )
-        discs = self._not_openings(list(self._unclipped(detections.discs)), planes, y_half)
+        discs = self._not_openings(list(self._unclipped(detections.discs)), planes, y_half, t)
         # One more than the rules' count is looked for: a shadow found as a ball must not
         # crowd out a faint one (identification keeps the likelier).
         if len(discs) <= len(self.on_table):
@@ -403,7 +404,7 @@ class Tracker:
                 len(self.on_table) + 1 - len(discs),
                 self._where_balls_show(detections.occluders),
             )
-            discs += self._not_openings(faint, planes, y_half)
+            discs += self._not_openings(faint, planes, y_half, t)
         found = self._to_table(discs)
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
         # dark blob there is the hole.
@@ -640,12 +641,15 @@ class Tracker:
                 return True
         return False
 
-    def _not_openings(self, discs: list[Disc], planes: Planes, y_half: U8) -> list[Disc]:
+    def _not_openings(self, discs: list[Disc], planes: Planes, y_half: U8, t: float) -> list[Disc]:
         """The discs but those that are a pocket's dark opening, not a ball: dark and
-        colourless in a pocket's mouth where no ball is known to be (a dim corner shows its
-        hole through the mouth as a dark disc, which would take the 8's id from the 8)."""
+        colourless in a pocket's mouth where no ball is, or is headed (a dim corner shows its
+        hole through the mouth as a dark disc, which would take the 8's id from the 8, or
+        the cue ball's track from it as it is struck away beside the pocket)."""
         assert self.cloth is not None
-        known = [track.xy for track in self.tracks.values()]
+        known = [track.xy for track in self.tracks.values()] + [
+            track.predicted(t) for track in self.tracks.values() if track.moving
+        ]
 
         def opening(disc: Disc, xy: NDArray[np.float64]) -> bool:
             if not self._in_a_mouth(xy):
