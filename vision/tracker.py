@@ -46,6 +46,9 @@ POCKET_RATTLE_S = 0.5
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
 MAX_COLOUR_GAP = 22.0
+# A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
+# a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
+LIGHT_CHANGES = (0.7, 0.85, 1.0, 1.2, 1.45)
 # How much of a moving ball's measured colour may be the cloth's (its blur).
 MOTION_BLUR_MIX = 0.6
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
@@ -588,12 +591,15 @@ class Tracker:
         """
         if track.colour is None or not len(colours):
             return np.zeros(len(colours))
-        ball = track.colour[None, :]
-        span = cloth - ball
-        length2 = np.maximum((span * span).sum(axis=1), 1e-9)
-        along = np.clip(((colours - ball) * span).sum(axis=1) / length2, 0.0, blur)
-        nearest = ball + along[:, None] * span
-        return np.asarray(np.linalg.norm(colours - nearest, axis=1))
+        gaps = []
+        for light in LIGHT_CHANGES:
+            ball = track.colour[None, :] * light
+            span = cloth - ball
+            length2 = np.maximum((span * span).sum(axis=1), 1e-9)
+            along = np.clip(((colours - ball) * span).sum(axis=1) / length2, 0.0, blur)
+            nearest = ball + along[:, None] * span
+            gaps.append(np.linalg.norm(colours - nearest, axis=1))
+        return np.asarray(np.min(gaps, axis=0))
 
     def _colours(self, discs: Iterable[Disc], planes: Planes, y_half: U8) -> NDArray[np.float64]:
         """Mean (U-128, V-128) over the middle of each disc: a ball's colour, blur or not."""

@@ -110,3 +110,20 @@ def test_a_ball_struck_away_from_a_pocket_is_not_followed_into_its_dark_opening(
         cue_tracks = [t for t in tracker.tracks.values() if t.key == "cue"]
         assert all(np.hypot(*(t.xy - opening)) > 2 * BALL_RADIUS_MM for t in cue_tracks)
     assert ball_at(tracker, "cue")[0] > 500.0
+
+
+def test_a_ball_rolling_from_a_dim_corner_into_the_light_is_followed() -> None:
+    # Its colour grows half as strong again on the way; the cloth is lit evenly, so only
+    # the ball tells the light changed.
+    tracker = Tracker(CALIBRATION, ("cue", 1))
+    yellow = np.array([20.0, 195.0, 245.0])  # BGR
+    lost = 0
+    for i in range(60):
+        x = 300.0 + 30.0 * max(i - 10, 0)  # 1.8 m/s from frame 10
+        light = 0.65 + 0.35 * min(max(i - 10, 0) / 40, 1.0)
+        b, g, r = (int(c) for c in np.round(yellow * light))
+        tracker.update(i / 60, frame({(1800.0, 1000.0): WHITE, (x, 500.0): (b, g, r)}))
+        (track,) = [t for t in tracker.tracks.values() if t.key == 1]
+        lost += track.missing_since is not None
+    assert lost == 0
+    assert abs(ball_at(tracker, 1)[0] - x) < 10.0
