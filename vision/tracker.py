@@ -49,6 +49,7 @@ MAX_COLOUR_GAP = 22.0
 # A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
 # a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
 LIGHT_CHANGES = (0.7, 0.85, 1.0, 1.2, 1.45)
+_LIGHTS = np.array(LIGHT_CHANGES)
 # How much of a moving ball's measured colour may be the cloth's (its blur).
 MOTION_BLUR_MIX = 0.6
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
@@ -111,6 +112,11 @@ class Tracker:
         self._next_id = 0
         self._change_level: float | None = None
         self._rest_mask: U8 | None = None
+        table = calibration.table
+        self._mouths = (
+            np.array(list(table.pockets.values())),
+            np.array([table.pocket_mouth(n) / 2 + 2 * BALL_RADIUS_MM for n in table.pockets]),
+        )
         self._occluders: tuple[Occluder, ...] = ()  # over the table in the latest frame
         self._kernel = np.ones((3, 3), np.uint8)
 
@@ -591,15 +597,12 @@ class Tracker:
         """
         if track.colour is None or not len(colours):
             return np.zeros(len(colours))
-        gaps = []
-        for light in LIGHT_CHANGES:
-            ball = track.colour[None, :] * light
-            span = cloth - ball
-            length2 = np.maximum((span * span).sum(axis=1), 1e-9)
-            along = np.clip(((colours - ball) * span).sum(axis=1) / length2, 0.0, blur)
-            nearest = ball + along[:, None] * span
-            gaps.append(np.linalg.norm(colours - nearest, axis=1))
-        return np.asarray(np.min(gaps, axis=0))
+        ball = _LIGHTS[:, None, None] * track.colour  # (lights, 1, 2)
+        span = cloth[None] - ball  # (lights, detections, 2)
+        length2 = np.maximum((span * span).sum(axis=2), 1e-9)
+        along = np.clip(((colours[None] - ball) * span).sum(axis=2) / length2, 0.0, blur)
+        miss = colours[None] - ball - along[:, :, None] * span
+        return np.asarray(np.sqrt((miss * miss).sum(axis=2).min(axis=0)))
 
     def _colours(self, discs: Iterable[Disc], planes: Planes, y_half: U8) -> NDArray[np.float64]:
         """Mean (U-128, V-128) over the middle of each disc: a ball's colour, blur or not."""
@@ -640,12 +643,8 @@ class Tracker:
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""
-        table = self.calibration.table
-        for name, point in table.pockets.items():
-            reach = table.pocket_mouth(name) / 2 + 2 * BALL_RADIUS_MM
-            if np.hypot(*(xy - np.asarray(point))) <= reach:
-                return True
-        return False
+        points, reach = self._mouths
+        return bool((np.hypot(*(points - xy).T) <= reach).any())
 
     def _not_openings(self, discs: list[Disc], planes: Planes, y_half: U8, t: float) -> list[Disc]:
         """The discs but those that are a pocket's dark opening, not a ball: dark and
@@ -653,21 +652,24 @@ class Tracker:
         hole through the mouth as a dark disc, which would take the 8's id from the 8, or
         the cue ball's track from it as it is struck away beside the pocket)."""
         assert self.cloth is not None
-        known = [track.xy for track in self.tracks.values()] + [
-            track.predicted(t) for track in self.tracks.values() if track.moving
-        ]
+        table_xy = self._to_table(discs)
+        in_mouths = [i for i, xy in enumerate(table_xy) if self._in_a_mouth(xy)]
+        if not in_mouths:
+            return discs
+        known = np.array(
+            [track.xy for track in self.tracks.values()]
+            + [track.predicted(t) for track in self.tracks.values() if track.moving]
+        ).reshape(-1, 2)
 
         def opening(disc: Disc, xy: NDArray[np.float64]) -> bool:
-            if not self._in_a_mouth(xy):
-                return False
-            if any(np.hypot(*(xy - k)) < 2 * BALL_RADIUS_MM for k in known):
+            if (np.hypot(*(known - xy).T) < 2 * BALL_RADIUS_MM).any():
                 return False
             assert self.cloth is not None
             look = look_at(planes, y_half, self.cloth, disc.x, disc.y, self.radius_px)
             return look.dark >= OPENING_DARK and look.colour <= OPENING_COLOUR
 
-        table_xy = self._to_table(discs)
-        return [d for d, xy in zip(discs, table_xy, strict=True) if not opening(d, xy)]
+        holes = {i for i in in_mouths if opening(discs[i], table_xy[i])}
+        return [d for i, d in enumerate(discs) if i not in holes]
 
     def _pixel(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
         """A table point's pixel; balls at rest ask every frame, so the answer is kept."""
