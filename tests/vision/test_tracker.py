@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from tests.vision.drawn import CALIBRATION, RED, WHITE, frame, picture
@@ -127,3 +128,20 @@ def test_a_ball_rolling_from_a_dim_corner_into_the_light_is_followed() -> None:
         lost += track.missing_since is not None
     assert lost == 0
     assert abs(ball_at(tracker, 1)[0] - x) < 10.0
+
+
+def test_after_a_scratch_the_ball_left_at_rest_is_not_taken_for_the_cue_ball() -> None:
+    pale = (190, 215, 225)  # the 9 rolled to show mostly its white: close to the cue ball
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    t = 0.0
+    for i in range(90):
+        # The cue ball rolls into the head-left corner and drops.
+        cue = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
+        balls = {(1500.0, 640.0): pale}
+        if cue[0] > 60.0:
+            balls[cue] = WHITE
+        planes = frame(balls)
+        tracker.update(t, planes)
+        t += 1 / 60
+    tracker.settle(t, planes, after_shot=True)
+    assert ball_at(tracker, 9)[0] == pytest.approx(1500.0, abs=10.0)
