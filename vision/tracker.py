@@ -539,10 +539,13 @@ class Tracker:
         combined = [Look.combine(self.tracks[tid].looks) for tid in visible]
         usable = [i for i, look in enumerate(combined) if look is not None]
         looks = [look for look in combined if look is not None]
-        # A ball followed into a pocket's mouth and lost there went down: after a scratch,
-        # the 9 at rest is not the cue ball (its white half showing) for want of one.
-        dropped = {tr.key for tr in self.tracks.values() if after_shot and self._at_a_pocket(tr)}
-        candidates = sorted(self.on_table - dropped, key=str)
+        # The cue ball followed into a pocket's mouth and lost there went down: after a
+        # scratch, the 9 at rest is not the cue ball (its white half showing) for want of
+        # one. (An object ball's name stays open: tracks may have swapped balls on the way.)
+        scratched = after_shot and any(
+            tr.key == "cue" and self._at_a_pocket(tr) for tr in self.tracks.values()
+        )
+        candidates = sorted(self.on_table - ({"cue"} if scratched else set()), key=str)
         assigned = identify(looks, candidates)
         for tid in visible:
             self.tracks[tid].key = None
