@@ -23,6 +23,9 @@ F64 = NDArray[np.float64]
 MOVED_MM = 5.0
 # How far a seen position may be from the true one (blur, shading, compression).
 POSITION_NOISE_MM = 8.0
+# A ball the cue ball struck leaves its spot within this, however thin the hit (a feathered
+# cut moves it a few millimetres in a few frames).
+STILL_AFTER_HIT_S = 0.15
 # Contacts closer than this to each other (in time) cannot be ordered: a split hit.
 SPLIT_HIT_S = 0.002
 # A cushion met this soon after the first contact may have been met before it (a few mm of
@@ -224,6 +227,11 @@ def first_contacts(
         frame = float(path.t[1] - path.t[0]) if len(path.t) > 1 else 0.0
         slack = max(0.5 * frame, POSITION_NOISE_MM / max(_speed_at(cue, when), 1.0))
         if when > float(path.t[moved]) + slack:
+            continue
+        # Nor was it struck when it stayed on its spot well after: the cue ball's path only
+        # came near it (merged with it in passing), and something else moved it later.
+        still = path.still_until()
+        if still is not None and still > when + STILL_AFTER_HIT_S:
             continue
         found.append((when, path.key))
     found.sort()

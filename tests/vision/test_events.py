@@ -67,6 +67,17 @@ def test_a_ball_beside_the_path_is_no_contact() -> None:
     assert found == []
 
 
+def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> None:
+    # The cue ball's seen path brushes the 4 in passing (merged with it for a frame) and
+    # goes on to the 1; the 4 stays put until the 1 hits it 0.25 s later.
+    times = np.arange(0, 1, 1 / FPS)
+    cue = straight("cue", (500.0, 300.0), (2000.0, 0.0), 0.1, times, stop_at=0.5)
+    four = straight(4, (800.0, 300.0 + 2 * BALL_RADIUS_MM - 2), (0.0, 1500.0), 0.4, times)
+    one = straight(1, (1300.0 + 2 * BALL_RADIUS_MM, 300.0), (2000.0, 0.0), 0.5, times)
+    found, _ = first_contacts(cue, [four, one], 0.1)
+    assert [k for _, k in found] == [1]
+
+
 def test_a_bounce_off_the_foot_cushion_is_timed_on_the_cushion() -> None:
     times = np.arange(0, 2, 1 / FPS)
     hit = 0.5 + (2540 - BALL_RADIUS_MM - 1500) / 2000
