@@ -44,6 +44,9 @@ LEFT_CUSHION_MM = 8.0
 # towards it and gone away again (more than the position noise of a ball at rest).
 CUSHION_REACH_MM = 14.0
 CUSHION_PROMINENCE_MM = 4.0
+# A turn whose lines in and out meet this close to a cushion met it, however far from it
+# the frames either side were.
+APEX_REACH_MM = 4.0
 SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 0.1 s
 # A dropping ball's centre this close to a jaw (beyond touching) is taken to have touched it.
 JAW_SLACK_MM = 2.0
@@ -323,11 +326,15 @@ def cushion_contacts(
     for r in range(4):
         if RAILS[r] in frozen and np.any(gaps[:, r] > LEFT_CUSHION_MM):
             left.add(RAILS[r])
-    # Between two frames a fast ball may turn off the cushion unseen.
+    # Between two frames a fast ball may turn off the cushion unseen: its nearest sample is
+    # then up to half a frame's travel away, or, judged by its lines in and out, at the
+    # cushion.
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     ceiling = CUSHION_REACH_MM + 0.25 * steps
     for r, rail in enumerate(RAILS):
-        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, ceiling):
+        apex = _apexes(gaps[:, r], times)
+        reach = np.where(apex <= APEX_REACH_MM, np.inf, ceiling)
+        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach):
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
             # before the turn when there are (the valley's own may be after the bounce).
             j = k - 1 if k >= 2 and gaps[k - 2, r] > gaps[k - 1, r] else k
@@ -352,6 +359,23 @@ def cushion_contacts(
     if over is not None and over[1] >= t_from:
         events.append(_cushion_event(path.key, over[0], over[1], frozen, left))
     return _merge_same(events)
+
+
+def _apexes(gap: F64, times: F64) -> F64:
+    """For each sample, the least gap the lines in and out around it reach: where a ball
+    that turned between two frames met the cushion (the sample's own gap where the lines
+    do not make a V)."""
+    apex = gap.copy()
+    for k in range(2, len(gap) - 2):
+        for a, b, c, d in ((k - 1, k, k + 1, k + 2), (k - 2, k - 1, k, k + 1)):
+            s_in = (gap[b] - gap[a]) / max(float(times[b] - times[a]), 1e-6)
+            s_out = (gap[d] - gap[c]) / max(float(times[d] - times[c]), 1e-6)
+            if s_in >= 0.0 or s_out <= 0.0:
+                continue
+            t_meet = (gap[c] - gap[b] + s_in * times[b] - s_out * times[c]) / (s_in - s_out)
+            if times[b] <= t_meet <= times[c]:
+                apex[k] = min(apex[k], gap[b] + s_in * (t_meet - times[b]))
+    return apex
 
 
 def _valleys(gap: F64, prominence: float, ceiling: F64) -> list[int]:

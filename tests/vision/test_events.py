@@ -138,6 +138,17 @@ def test_a_slow_ball_jittering_at_the_cushion_touched_it_once(fps: float) -> Non
     assert [(e.balls, e.rail) for e in cushion_contacts(path, TABLE, 0.2)] == [(("cue",), "right")]
 
 
+def test_a_fast_ball_that_turned_off_a_cushion_between_frames_touched_it() -> None:
+    # 5 m/s square into the right cushion at 60 fps, the bounce midway between two frames:
+    # the frames either side are 40 mm off it. (Watched until before it reaches the left.)
+    times = np.arange(0, 0.6, 1 / FPS)
+    step = 5000.0 / FPS
+    start = TABLE.width - BALL_RADIUS_MM - 6.5 * step
+    path = _bounce(times, start, 5000.0, 0.3 - 1e-9, noise_mm=0.5)
+    assert TABLE.rail_gaps(path.xy)[:, 3].min() > 0.45 * step
+    assert [(e.balls, e.rail) for e in cushion_contacts(path, TABLE, 0.2)] == [(("cue",), "right")]
+
+
 def test_a_ball_rolling_along_a_cushion_with_jitter_touches_nothing_more() -> None:
     times = np.arange(0, 2, 1 / FPS)
     rng = np.random.default_rng(3)
