@@ -42,18 +42,29 @@ def test_a_struck_ball_is_followed() -> None:
     assert abs(ball_at(tracker, "cue")[0] - x) < 10.0
 
 
-def test_a_ball_that_dropped_in_a_pocket_is_not_the_next_ball_put_there() -> None:
-    pale = (190, 215, 225)  # a yellow ball in poor light: close to the cue ball's white
-    tracker = Tracker(CALIBRATION, ("cue", 9))
+PALE = (190, 215, 225)  # a yellow ball in poor light: close to the cue ball's white
+
+
+def drop_in_the_head_left_corner(
+    tracker: Tracker, rolling: tuple[int, int, int], resting: tuple[int, int, int], frames: int
+) -> tuple[float, Planes]:
+    """One ball rolls into the head-left corner and drops, another rests mid-table: the
+    clock and the last frame."""
     t = 0.0
-    for i in range(150):
-        # The 9 rolls into the head-left corner and drops.
-        nine = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
-        balls = {(1500.0, 640.0): WHITE}
-        if nine[0] > 60.0:
-            balls[nine] = pale
-        tracker.update(t, frame(balls))
+    for i in range(frames):
+        xy = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
+        balls = {(1500.0, 640.0): resting}
+        if xy[0] > 60.0:
+            balls[xy] = rolling
+        planes = frame(balls)
+        tracker.update(t, planes)
         t += 1 / 60
+    return t, planes
+
+
+def test_a_ball_that_dropped_in_a_pocket_is_not_the_next_ball_put_there() -> None:
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    t, _ = drop_in_the_head_left_corner(tracker, PALE, WHITE, 150)
     (lost,) = [tr for tr in tracker.tracks.values() if tr.missing_since is not None]
     assert np.hypot(*lost.xy) < 100.0  # lost in the pocket's mouth (whatever its id)
     for _ in range(30):  # the cue ball taken up and put down by the pocket (ball in hand)
@@ -131,17 +142,8 @@ def test_a_ball_rolling_from_a_dim_corner_into_the_light_is_followed() -> None:
 
 
 def test_after_a_scratch_the_ball_left_at_rest_is_not_taken_for_the_cue_ball() -> None:
-    pale = (190, 215, 225)  # the 9 rolled to show mostly its white: close to the cue ball
+    # The 9 at rest shows mostly its white: close to the cue ball, which went down.
     tracker = Tracker(CALIBRATION, ("cue", 9))
-    t = 0.0
-    for i in range(90):
-        # The cue ball rolls into the head-left corner and drops.
-        cue = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
-        balls = {(1500.0, 640.0): pale}
-        if cue[0] > 60.0:
-            balls[cue] = WHITE
-        planes = frame(balls)
-        tracker.update(t, planes)
-        t += 1 / 60
+    t, planes = drop_in_the_head_left_corner(tracker, WHITE, PALE, 90)
     tracker.settle(t, planes, after_shot=True)
     assert ball_at(tracker, 9)[0] == pytest.approx(1500.0, abs=10.0)
