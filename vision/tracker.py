@@ -48,8 +48,7 @@ MM_PER_COLOUR_UNIT = 2.0
 MAX_COLOUR_GAP = 22.0
 # A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
 # a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
-LIGHT_CHANGES = (0.7, 0.85, 1.0, 1.2, 1.45)
-_LIGHTS = np.array(LIGHT_CHANGES)
+LIGHT_CHANGES = np.array([0.7, 0.85, 1.0, 1.2, 1.45])
 # How much of a moving ball's measured colour may be the cloth's (its blur).
 MOTION_BLUR_MIX = 0.6
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
@@ -603,7 +602,7 @@ class Tracker:
         """
         if track.colour is None or not len(colours):
             return np.zeros(len(colours))
-        ball = _LIGHTS[:, None, None] * track.colour  # (lights, 1, 2)
+        ball = LIGHT_CHANGES[:, None, None] * track.colour  # (lights, 1, 2)
         span = cloth[None] - ball  # (lights, detections, 2)
         length2 = np.maximum((span * span).sum(axis=2), 1e-9)
         along = np.clip(((colours[None] - ball) * span).sum(axis=2) / length2, 0.0, blur)
