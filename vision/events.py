@@ -494,6 +494,7 @@ class Disappearance:
     key: BallKey
     t: float  # when it reached the pocket (or the table's edge)
     pocket: str | None  # None: off the table
+    speed: float = 0.0  # how fast it went when last seen (mm/s)
 
 
 def lost_at_pocket(path: Path, table: Table, pocket: str) -> list[float]:
@@ -555,5 +556,5 @@ def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | No
             float(np.linalg.norm(np.asarray(table.pockets[pocket]) - xy)) - 2 * BALL_RADIUS_MM, 0.0
         )
         t = float(path.t[last]) + (min(to_go / speed, t_step) if speed > 1 else 0.0)
-        return Disappearance(path.key, t, pocket)
-    return Disappearance(path.key, float(path.t[last]) + t_step / 2, None)
+        return Disappearance(path.key, t, pocket, speed)
+    return Disappearance(path.key, float(path.t[last]) + t_step / 2, None, speed)

@@ -2,9 +2,10 @@
 
 Used once a table has shown it has sensors. A beam break in a pocket is certain and well
 timed; vision knows which ball. So a drop no sensor felt did not happen (the ball was lost
-in the mouth's shadow), a drop vision timed badly still owns a later pulse from its own
-pocket, and a pulse no drop explains is the ball last lost from sight in that pocket's mouth
-(even if the tracker later "found" it on another ball).
+in the mouth's shadow; or, lost there at speed, it flew off the table), a drop vision timed
+badly still owns a later pulse from its own pocket, and a pulse no drop explains is the ball
+last lost from sight in that pocket's mouth (even if the tracker later "found" it on another
+ball).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from vision.events import Disappearance, Path, lost_at_pocket
 from vision.geometry import Table
 
 PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw the drop
+# A ball lost in a pocket's mouth this fast, and felt by no sensor, did not come to rest in
+# the mouth's shadow: it left the table over the pocket's jaws.
+FLEW_MM_S = 1500.0
 
 
 def fuse_pulses(
@@ -49,6 +53,9 @@ def fuse_pulses(
         if match is not None:
             unused.remove(match)
             out.append(Disappearance(drop.key, match[0], match[1]))
+        elif drop.speed >= FLEW_MM_S:
+            # Lost at speed in a mouth no ball dropped into: it flew off the table there.
+            out.append(Disappearance(drop.key, drop.t, None, drop.speed))
     dropped = {d.key for d in out}
     for t, pocket in unused:
         lost = [

@@ -43,6 +43,9 @@ MISSING_REACH_S = 0.35
 # A ball lost in a pocket's mouth that has not come back out within this (rattling in the
 # jaws) has dropped.
 POCKET_RATTLE_S = 0.5
+# How much faster than it went in a ball may come back out of a pocket's mouth (its speed is
+# measured from positions a frame or two apart).
+JAW_REBOUND = 1.5
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
 MAX_COLOUR_GAP = 22.0
@@ -83,8 +86,12 @@ class Track:
         return self.xy + self.velocity * (t - self.t)
 
     @property
+    def speed(self) -> float:
+        return float(np.hypot(*self.velocity))
+
+    @property
     def moving(self) -> bool:
-        return bool(np.hypot(*self.velocity) > REST_SPEED_MM_S)
+        return self.speed > REST_SPEED_MM_S
 
 
 @dataclass(frozen=True)
@@ -303,9 +310,12 @@ class Tracker:
                 if at_a_pocket and dt > POCKET_RATTLE_S:
                     continue  # it dropped: what comes there now is another ball
                 # A ball out of sight comes back where it went out of sight (from under an
-                # arm); one in play can be anywhere its speed takes it.
-                far = dt <= MISSING_REACH_S and not at_a_pocket
-                gate = 2 * BALL_RADIUS_MM + MAX_SPEED_MM_S * (dt if far else 0.0)
+                # arm); one in play can be anywhere its speed takes it, and one that went
+                # into a pocket's mouth and bounced off the jaws comes out no faster than
+                # it went in.
+                far = dt <= MISSING_REACH_S
+                speed = MAX_SPEED_MM_S if not at_a_pocket else JAW_REBOUND * track.speed
+                gate = 2 * BALL_RADIUS_MM + speed * (dt if far else 0.0)
                 # A ball that met another or a cushion is no longer where its speed was
                 # taking it, but near where it met it.
                 dist = np.minimum(

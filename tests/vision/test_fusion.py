@@ -36,6 +36,13 @@ def test_a_drop_no_sensor_felt_did_not_happen() -> None:
     assert [d.key for d in fused] == [3]
 
 
+def test_a_ball_lost_at_speed_in_a_mouth_no_sensor_felt_flew_off_the_table() -> None:
+    # Lost in the head-right mouth at 5 m/s and never found: it did not stop in the shadow.
+    drops = [Disappearance(2, 3.9, "HR", speed=5000.0), Disappearance(5, 0.4, "HL", speed=300.0)]
+    fused = fuse_pulses(drops, [], [], TABLE)
+    assert fused == [Disappearance(2, 3.9, None, 5000.0)]
+
+
 def test_a_ball_seen_leaving_the_table_needs_no_pulse() -> None:
     drops = [Disappearance("cue", 0.5, None)]
     assert fuse_pulses(drops, [(2.0, "SL")], [], TABLE) == drops

@@ -147,3 +147,18 @@ def test_after_a_scratch_the_ball_left_at_rest_is_not_taken_for_the_cue_ball() -
     t, planes = drop_in_the_head_left_corner(tracker, WHITE, PALE, 90)
     tracker.settle(t, planes, after_shot=True)
     assert ball_at(tracker, 9)[0] == pytest.approx(1500.0, abs=10.0)
+
+
+def test_a_ball_that_bounced_off_a_pocket_jaw_is_followed_back_out() -> None:
+    # At 4 m/s into the head-left corner's mouth, out of sight there for two frames, and back
+    # out along the head cushion as fast: not taken for dropped, and not lost.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    speed = 4000.0 / 60
+    for i in range(40):
+        balls = {(1500.0, 640.0): WHITE}
+        if i < 12:
+            balls[(30.0 + (12 - i) * speed * 0.6, 30.0 + (12 - i) * speed * 0.8)] = RED
+        elif i >= 14:
+            balls[(150.0 + (i - 14) * speed, 40.0)] = RED
+        tracker.update(i / 60, frame(balls))
+    assert ball_at(tracker, 3)[0] == pytest.approx(150.0 + 25 * speed, abs=15.0)
