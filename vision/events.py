@@ -70,9 +70,7 @@ class Path:
         A ball lost from sight for good (pocketed at once) moved when it was lost; one hidden
         for a moment (merged with the ball that hit it) is judged where it is seen again.
         """
-        start = np.asarray(self.start)
-        away = self.seen & (np.linalg.norm(self.xy - start, axis=1) > MOVED_MM)
-        hits = np.nonzero(away)[0]
+        hits = np.nonzero(self._seen_away())[0]
         if len(hits):
             return int(hits[0])
         last = self.last_seen()
@@ -82,8 +80,11 @@ class Path:
 
     def left_its_spot(self) -> bool:
         """Whether it was ever seen away from where it rested before the strike."""
+        return bool(self._seen_away().any())
+
+    def _seen_away(self) -> NDArray[np.bool_]:
         away = np.linalg.norm(self.xy - np.asarray(self.start), axis=1) > MOVED_MM
-        return bool((self.seen & away).any())
+        return np.asarray(self.seen & away)
 
     def last_seen(self) -> int | None:
         hits = np.nonzero(self.seen)[0]
@@ -366,15 +367,23 @@ def _apexes(gap: F64, times: F64) -> F64:
     that turned between two frames met the cushion (the sample's own gap where the lines
     do not make a V)."""
     apex = gap.copy()
-    for k in range(2, len(gap) - 2):
-        for a, b, c, d in ((k - 1, k, k + 1, k + 2), (k - 2, k - 1, k, k + 1)):
-            s_in = (gap[b] - gap[a]) / max(float(times[b] - times[a]), 1e-6)
-            s_out = (gap[d] - gap[c]) / max(float(times[d] - times[c]), 1e-6)
-            if s_in >= 0.0 or s_out <= 0.0:
-                continue
-            t_meet = (gap[c] - gap[b] + s_in * times[b] - s_out * times[c]) / (s_in - s_out)
-            if times[b] <= t_meet <= times[c]:
-                apex[k] = min(apex[k], gap[b] + s_in * (t_meet - times[b]))
+    n = len(gap)
+    if n < 5:
+        return apex
+    slope = np.diff(gap) / np.maximum(np.diff(times), 1e-6)
+    # A turn between samples b and b + 1: in along b - 1 -> b, out along b + 1 -> b + 2.
+    b = np.arange(1, n - 2)
+    s_in, s_out = slope[b - 1], slope[b + 1]
+    v = (s_in < 0.0) & (s_out > 0.0)
+    t_b, t_c = times[b], times[b + 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_meet = (gap[b + 1] - gap[b] + s_in * t_b - s_out * t_c) / (s_in - s_out)
+    v &= (t_meet >= t_b) & (t_meet <= t_c)
+    met = np.where(v, gap[b] + s_in * (t_meet - t_b), np.inf)
+    # Both samples either side of the turn are near it (samples 2 to n - 3 are judged).
+    for k, value in ((b, met), (b + 1, met)):
+        inner = (k >= 2) & (k <= n - 3)
+        np.minimum.at(apex, k[inner], value[inner])
     return apex
 
 
