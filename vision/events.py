@@ -376,10 +376,11 @@ def _apexes(gap: F64, times: F64) -> F64:
     s_in, s_out = slope[b - 1], slope[b + 1]
     v = (s_in < 0.0) & (s_out > 0.0)
     t_b, t_c = times[b], times[b + 1]
+    # Where the lines are parallel they never meet (inf, nan): those are no V anyway.
     with np.errstate(divide="ignore", invalid="ignore"):
         t_meet = (gap[b + 1] - gap[b] + s_in * t_b - s_out * t_c) / (s_in - s_out)
-    v &= (t_meet >= t_b) & (t_meet <= t_c)
-    met = np.where(v, gap[b] + s_in * (t_meet - t_b), np.inf)
+        v &= (t_meet >= t_b) & (t_meet <= t_c)
+        met = np.where(v, gap[b] + s_in * (t_meet - t_b), np.inf)
     # Both samples either side of the turn are near it (samples 2 to n - 3 are judged).
     for k, value in ((b, met), (b + 1, met)):
         inner = (k >= 2) & (k <= n - 3)
