@@ -153,12 +153,13 @@ class Tracker:
                     track.t = t
             return self._observe(t, (), changed=False, moving=False)
         moving = previous is not None and self._changes(y_half, planes, previous) is not None
-        detections = self._detect_in(t, changed_mask, planes, y_half)
+        detections, found = self._detect_in(t, changed_mask, planes, y_half)
         self._associate(
             t,
             detections,
+            found,
             changed_mask,
-            self._colours(detections.discs, planes, y_half),
+            self._colours(detections.discs, planes),
             (planes, y_half),
         )
         self._reveal_unchanged(t, changed_mask)
@@ -198,7 +199,10 @@ class Tracker:
             return None
         return np.asarray(mask)
 
-    def _detect_in(self, t: float, mask: U8, planes: Planes, y_half: U8) -> Detections:
+    def _detect_in(
+        self, t: float, mask: U8, planes: Planes, y_half: U8
+    ) -> tuple[Detections, NDArray[np.float64]]:
+        """The balls and occluders where `mask` shows a change, and the balls' table points."""
         assert self.cloth is not None
         grow = int(np.ceil(self.radius_px))  # half-resolution pixels: a ball's diameter
         dilated = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
@@ -235,8 +239,8 @@ class Tracker:
                 continue
             discs.extend(found.discs)
             occluders.extend(found.occluders)
-        kept = self._not_openings(list(self._unclipped(discs)), planes, y_half, t)
-        return Detections(tuple(kept), tuple(occluders))
+        kept, table_xy = self._not_openings(list(self._unclipped(discs)), planes, y_half, t)
+        return Detections(tuple(kept), tuple(occluders)), table_xy
 
     def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
         """The discs, those the cloth's edge cuts (against a cushion) put where they are."""
@@ -256,11 +260,11 @@ class Tracker:
         self,
         t: float,
         detections: Detections,
+        found: NDArray[np.float64],
         mask: U8,
         colours: NDArray[np.float64],
         looks_from: tuple[Planes, U8] | None = None,
     ) -> None:
-        found = self._to_table(detections.discs)
         # A resting ball whose middle still looks as it did at rest has not gone anywhere:
         # what changed is beside it (a cue being aimed, a hand, a shadow), so it is neither
         # hidden nor free to jump to some other blob; it may only creep.
@@ -410,7 +414,9 @@ class Tracker:
             dark_balls=self._dark_wanted(),
             expected=len(self.on_table),
         )
-        discs = self._not_openings(list(self._unclipped(detections.discs)), planes, y_half, t)
+        discs, found = self._not_openings(
+            list(self._unclipped(detections.discs)), planes, y_half, t
+        )
         # One more than the rules' count is looked for: a shadow found as a ball must not
         # crowd out a faint one (identification keeps the likelier).
         if len(discs) <= len(self.on_table):
@@ -422,8 +428,9 @@ class Tracker:
                 len(self.on_table) + 1 - len(discs),
                 self._where_balls_show(detections.occluders),
             )
-            discs += self._not_openings(faint, planes, y_half, t)
-        found = self._to_table(discs)
+            faint, faint_found = self._not_openings(faint, planes, y_half, t)
+            discs += faint
+            found = np.vstack([found, faint_found])
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
         # dark blob there is the hole.
         restable = self._can_rest(found)
@@ -434,7 +441,7 @@ class Tracker:
         tids = list(self.tracks)
         pairs = []
         if tids and len(found):
-            colours = self._colours(discs, planes, y_half)
+            colours = self._colours(discs, planes)
             cloth_under = self._cloth_under(found)
             cost = np.full((len(tids), len(found)), np.inf)
             for row, tid in enumerate(tids):
@@ -504,7 +511,7 @@ class Tracker:
             # before this rest may belong to another ball. A ball in a cluster is looked at
             # too (its middle is its own), which is how a rack gets its ids.
             track.looks = [looks[col]]
-            track.colour = self._colours([discs[col]], planes, y_half)[0]
+            track.colour = self._colours([discs[col]], planes)[0]
         self._identify(after_shot)
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 
@@ -619,7 +626,7 @@ class Tracker:
         miss = colours[None] - ball - along[:, :, None] * span
         return np.asarray(np.sqrt((miss * miss).sum(axis=2).min(axis=0)))
 
-    def _colours(self, discs: Iterable[Disc], planes: Planes, y_half: U8) -> NDArray[np.float64]:
+    def _colours(self, discs: Iterable[Disc], planes: Planes) -> NDArray[np.float64]:
         """Mean (U-128, V-128) over the middle of each disc: a ball's colour, blur or not."""
         out = []
         r = max(1, int(0.6 * self.radius_px / 2))
@@ -661,16 +668,18 @@ class Tracker:
         points, reach = self._mouths
         return bool((np.hypot(*(points - xy).T) <= reach).any())
 
-    def _not_openings(self, discs: list[Disc], planes: Planes, y_half: U8, t: float) -> list[Disc]:
-        """The discs but those that are a pocket's dark opening, not a ball: dark and
-        colourless in a pocket's mouth where no ball is, or is headed (a dim corner shows its
-        hole through the mouth as a dark disc, which would take the 8's id from the 8, or
-        the cue ball's track from it as it is struck away beside the pocket)."""
+    def _not_openings(
+        self, discs: list[Disc], planes: Planes, y_half: U8, t: float
+    ) -> tuple[list[Disc], NDArray[np.float64]]:
+        """The discs, and their table points, but those that are a pocket's dark opening, not
+        a ball: dark and colourless in a pocket's mouth where no ball is, or is headed (a dim
+        corner shows its hole through the mouth as a dark disc, which would take the 8's id
+        from the 8, or the cue ball's track from it as it is struck away beside the pocket)."""
         assert self.cloth is not None
         table_xy = self._to_table(discs)
         in_mouths = [i for i, xy in enumerate(table_xy) if self._in_a_mouth(xy)]
         if not in_mouths:
-            return discs
+            return discs, table_xy
         known = np.array(
             [track.xy for track in self.tracks.values()]
             + [track.predicted(t) for track in self.tracks.values() if track.moving]
@@ -684,7 +693,8 @@ class Tracker:
             return look.dark >= OPENING_DARK and look.colour <= OPENING_COLOUR
 
         holes = {i for i in in_mouths if opening(discs[i], table_xy[i])}
-        return [d for i, d in enumerate(discs) if i not in holes]
+        kept = [i for i in range(len(discs)) if i not in holes]
+        return [discs[i] for i in kept], table_xy[kept].reshape(-1, 2)
 
     def _pixel(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
         """A table point's pixel; balls at rest ask every frame, so the answer is kept."""
