@@ -25,11 +25,11 @@ MIN_DISC_COVER = 0.72
 # ...and each centre lies this deep inside it, in radii (a cue is thinner than a ball).
 MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
-# A ball known to be on the table but not found stands out from the cloth ring around it by
-# at least this (8-bit, Y, U and V together) and this many times the table's median.
 # A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
 UNCLIP_ITERATIONS = 8
 UNCLIP_MIN_SEEN = 0.3
+# A ball known to be on the table but not found stands out from the cloth ring around it by
+# at least this (8-bit, Y, U and V together) and this many times the table's median.
 FAINT_FLOOR = 8.0
 FAINT_NOISE_FACTOR = 10.0
 FAINT_APART_RADII = 2.2  # no ball's centre is nearer another's than two radii

@@ -509,7 +509,7 @@ class Disappearance:
 
 def lost_at_pocket(path: Path, table: Table, pocket: str) -> list[float]:
     """When the ball went out of sight in `pocket`'s mouth (each time, if it was seen again)."""
-    reach = table.pocket_mouth(pocket) / 2 + 2 * BALL_RADIUS_MM
+    reach = table.mouth_reach(pocket)
     centre = np.asarray(table.pockets[pocket])
     ends = np.nonzero(path.seen[:-1] & ~path.seen[1:])[0]
     return [float(path.t[i]) for i in ends if np.linalg.norm(path.xy[i] - centre) <= reach]
@@ -556,7 +556,7 @@ def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | No
     for point in (xy, ahead):
         dist = np.linalg.norm(centres - point, axis=1)
         i = int(np.argmin(dist))
-        reach = table.pocket_mouth(names[i]) / 2 + 2 * BALL_RADIUS_MM
+        reach = table.mouth_reach(names[i])
         if dist[i] <= reach and (best is None or dist[i] < best[1]):
             best = (names[i], float(dist[i]))
     speed = float(np.linalg.norm(velocity))

@@ -71,6 +71,11 @@ class Table:
     def pocket_mouth(self, name: str) -> float:
         return SIDE_MOUTH_MM if name in ("SL", "SR") else CORNER_MOUTH_MM
 
+    def mouth_reach(self, name: str) -> float:
+        """How far from a pocket's point a ball is in (or a ball's width from) its mouth:
+        lost from sight there, it went down or comes back out right there."""
+        return self.pocket_mouth(name) / 2 + 2 * BALL_RADIUS_MM
+
     def jaws(self, name: str) -> tuple[tuple[Rail, Points], ...]:
         """A pocket's two jaws as segments (2×2: tip on the cushion line, end at the hole),
         each with the rail it belongs to (a jaw counts as its rail, contracts.md §3).

@@ -121,7 +121,7 @@ class Tracker:
         table = calibration.table
         self._mouths = (
             np.array(list(table.pockets.values())),
-            np.array([table.pocket_mouth(n) / 2 + 2 * BALL_RADIUS_MM for n in table.pockets]),
+            np.array([table.mouth_reach(n) for n in table.pockets]),
         )
         self._occluders: tuple[Occluder, ...] = ()  # over the table in the latest frame
         self._kernel = np.ones((3, 3), np.uint8)
@@ -477,7 +477,7 @@ class Tracker:
                     not after_shot
                     and since is not None
                     and self._in_mask(track.xy, since)
-                    and not self._covered(self._pixel(track.xy), detections.occluders)
+                    and not self.by_an_arm(track)
                 ):
                     track.rest_xy = None
         looks = [look_at(planes, y_half, self.cloth, d.x, d.y, self.radius_px) for d in discs]
