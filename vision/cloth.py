@@ -34,6 +34,7 @@ MIN_CHROMA = 7.0
 # ...and this many times the cloth's own median variation.
 NOISE_FACTOR = 4.0
 MEDIAN_MM = 230.0  # cloth-model window: four balls wide, much less than a lamp's falloff
+CLOTH_PASSES = 2  # models made again with what the one before found on the cloth painted out
 
 
 @dataclass(frozen=True)
@@ -83,9 +84,11 @@ class ClothModel:
     def estimate(cls, planes: Planes, calibration: Calibration) -> ClothModel:
         """The cloth seen in this frame, whatever is on it.
 
-        A median over a window of a few balls' width passes over balls (and a rack, which
-        covers less than half of any window) and follows the lamp's hot spots; outside the
-        playing surface the cloth's overall colour stands in, so the rails do not bleed in.
+        A median over a window of a few balls' width passes over balls and follows the
+        lamp's hot spots; outside the playing surface the cloth's overall colour stands in, so
+        the rails do not bleed in. A rack covers about half of the window at its middle,
+        enough to tint the median there: what that first model finds on the cloth is filled
+        in from the cloth around it (inpainted) before the median is taken again.
         """
         height, width = planes.u.shape
         mask = np.zeros((height, width), np.uint8)
@@ -95,21 +98,50 @@ class ClothModel:
         # outline, so a ball against a cushion is not joined to the cushion.
         mask = np.asarray(cv2.erode(mask, np.ones((3, 3), np.uint8)), np.uint8)
         _cut_pockets(mask, calibration)
+        window = min(2 * max(2, round(MEDIAN_MM / (4 * calibration.mm_per_px()))) + 1, 255)
+        plain = (planes.y_half(), planes.u, planes.v)
+        model = cls._from_planes(plain, mask, window)
+        # A ball's rim and shadow are no cloth either: a ball's radius around what was found.
+        reach = max(1, round(BALL_RADIUS_MM / (2 * calibration.mm_per_px())))
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+        for _ in range(CLOTH_PASSES):
+            colour, dark = model.foreground(*plain)
+            seen = ((colour > 1.0) | (dark > 1.0)).astype(np.uint8)
+            found = cv2.bitwise_and(np.asarray(cv2.dilate(seen, grow), np.uint8), mask)
+            if not found.any():
+                break
+            painted = np.asarray(
+                cv2.inpaint(np.dstack(plain), found, 3, cv2.INPAINT_TELEA), np.uint8
+            )
+            filled = (painted[..., 0], painted[..., 1], painted[..., 2])
+            model = cls._from_planes(filled, mask, window, noise_from=plain)
+        return model
+
+    @classmethod
+    def _from_planes(
+        cls,
+        planes: tuple[U8, U8, U8],
+        mask: U8,
+        window: int,
+        noise_from: tuple[U8, U8, U8] | None = None,
+    ) -> ClothModel:
+        """The median model of Y, U, V half-resolution planes over `mask`; its noise steps
+        from `noise_from` (the frame as seen) when the planes were filled in."""
         on_table = mask > 0
-        window = 2 * max(2, round(MEDIAN_MM / (4 * calibration.mm_per_px()))) + 1
         smooth = []
-        for plane in (planes.y_half(), planes.u, planes.v):
+        for plane in planes:
             filled = np.where(on_table, plane, np.uint8(np.median(plane[on_table])))
-            median = cv2.medianBlur(filled.astype(np.uint8), min(window, 255))
+            median = cv2.medianBlur(filled.astype(np.uint8), window)
             # A little blur takes out the median's steps.
             smooth.append(np.asarray(cv2.blur(median.astype(np.float32), (5, 5)), np.float32))
         y, u, v = smooth
+        seen_y, seen_u, seen_v = noise_from if noise_from is not None else planes
         inv_y = (1.0 / np.maximum(y, 1.0)).astype(np.float32)
         # How much the cloth itself varies (noise, compression, weave) sets how different a
         # pixel must be to count: the median deviation is that of the cloth, balls being few.
-        k = planes.y_half().astype(np.float32) * inv_y
-        du = planes.u.astype(np.float32) - u - (k - 1) * (u - 128.0)
-        dv = planes.v.astype(np.float32) - v - (k - 1) * (v - 128.0)
+        k = seen_y.astype(np.float32) * inv_y
+        du = seen_u.astype(np.float32) - u - (k - 1) * (u - 128.0)
+        dv = seen_v.astype(np.float32) - v - (k - 1) * (v - 128.0)
         chroma_noise = float(np.median(np.hypot(du, dv)[on_table]))
         light_noise = float(np.median(np.abs(k - 1)[on_table]))
         return cls(

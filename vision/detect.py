@@ -25,6 +25,8 @@ MIN_DISC_COVER = 0.72
 # ...and each centre lies this deep inside it, in radii (a cue is thinner than a ball).
 MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
+# Touching balls' centres are two radii apart; a split's noise brings them to 1.5.
+MIN_GAP_RADII = 1.45
 # A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
 UNCLIP_ITERATIONS = 8
 UNCLIP_MIN_SEEN = 0.3
@@ -78,9 +80,10 @@ def detect(
     corner in the half-resolution frame. `dark_balls` is how many black balls may be here (the
     8, when it is on the table): darkness alone cannot tell a black ball from a deep shadow,
     so at most that many of the darkest ball-sized regions away from other balls are taken.
-    `expected`, when known, is how many balls the maps hold: a cluster whose area undercounts
-    (a ball of the cloth's colour in a rack) gets the missing ones. `moving` are where balls
-    in motion are expected: a fast ball is a streak, not a row of balls. Positions come back in
+    `expected`, when known (the table at rest), is how many balls the maps hold at most: a
+    cluster whose area undercounts (a ball of the cloth's colour in a rack) gets the missing
+    ones, as long as its balls do not overlap. `moving` are where balls in motion are
+    expected: a fast ball is a streak, not a row of balls. Positions come back in
     full-resolution pixels.
     """
     mask = (colour > FOREGROUND).astype(np.uint8)
@@ -118,6 +121,8 @@ def detect(
             balls = sum(thick)
             weights = _without_slivers(blob.weights) if balls == 1 else blob.weights
             centres, cover, thick = _split(weights, balls, radius_half)
+        if blob.balls and expected is not None:
+            centres, cover, thick = _no_overlaps(blob, centres, cover, thick, radius_half)
         if blob.streak:
             cover = 1.0  # a streak is one ball spread along its path, not a disc
         # A cluster whose count came out one too many has a thin centre at its edge; a cue or
@@ -293,6 +298,29 @@ def _dark_discs(
         scored.append((roundness + 0.2 * min(depth, 3.0) - abs(area / ball_area - 1) * 0.3, cx, cy))
     scored.sort(reverse=True)
     return [_full_res(ox + cx, oy + cy, 1, 1.0) for _, cx, cy in scored[:wanted]]
+
+
+def _no_overlaps(
+    blob: _Blob,
+    centres: list[tuple[float, float]],
+    cover: float,
+    thick: list[bool],
+    radius: float,
+) -> tuple[list[tuple[float, float]], float, list[bool]]:
+    """The split again into fewer balls while two of its centres overlap: balls at rest
+    touch at most, and a cluster counted from its area (swollen by shading) or from the balls
+    the rules expect (one may be off the table, the cue ball in hand) can have one too many.
+    (Balls in motion blur into each other: there a split's centres come closer.)"""
+    while len(centres) > 1 and _least_gap(centres) < MIN_GAP_RADII * radius:
+        centres, cover, thick = _split(blob.weights, len(centres) - 1, radius)
+    return centres, cover, thick
+
+
+def _least_gap(centres: list[tuple[float, float]]) -> float:
+    points = np.asarray(centres)
+    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    np.fill_diagonal(gaps, np.inf)
+    return float(gaps.min())
 
 
 def _without_slivers(weights: NDArray[np.float32]) -> NDArray[np.float32]:

@@ -317,7 +317,7 @@ class Tracker:
                 # arm); one in play can be anywhere its speed takes it, and one that went
                 # into a pocket's mouth and bounced off the jaws comes out no faster than
                 # it went in.
-                far = dt <= MISSING_REACH_S
+                far = dt <= MISSING_REACH_S and self._may_have_moved(track, t)
                 speed = MAX_SPEED_MM_S if not at_a_pocket else JAW_REBOUND * track.speed
                 gate = 2 * BALL_RADIUS_MM + speed * (dt if far else 0.0)
                 # A ball that met another or a cushion is no longer where its speed was
@@ -654,6 +654,32 @@ class Tracker:
             Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
             for a, b in zip(here, there, strict=True)
         )
+
+    def _may_have_moved(self, track: Track, t: float) -> bool:
+        """Whether a ball may be away from where it was last seen: one in sight or seen
+        moving, the cue ball (struck under the cue, out of sight), or one a ball in motion may
+        have reached. An object ball hidden at rest under an arm is still there: what looks
+        like a ball elsewhere meanwhile (the dark butt of a cue, a knuckle) is not it."""
+        if (
+            track.key in (None, "cue")
+            or track.missing_since is None
+            or track.rest_xy is None
+            or self._in_play(track)
+        ):
+            return True
+        for other in self.tracks.values():
+            if other is track:
+                continue
+            if other.key == "cue" and other.missing_since is not None:
+                # Out of sight it may have been struck, as fast as any ball goes.
+                speed, since = MAX_SPEED_MM_S, other.missing_since
+            elif other.moving or self._in_play(other):
+                speed, since = other.speed, min(other.t, t - MOTION_LOOKBACK_S)
+            else:
+                continue
+            if np.hypot(*(other.xy - track.xy)) <= 2 * BALL_RADIUS_MM + speed * (t - since):
+                return True
+        return False
 
     @staticmethod
     def _in_play(track: Track) -> bool:

@@ -114,3 +114,28 @@ def test_a_ball_wholly_on_the_cloth_is_left_where_it_is() -> None:
     visible = np.full((40, 40), 255, np.uint8)
     disc = Disc(full_res(20.3), full_res(17.6), 1, 1.0)
     assert unclipped(disc, visible, RADIUS) == disc
+
+
+def rack(rows: int, apex: tuple[float, float] = (12.0, 30.0)) -> list[tuple[float, float]]:
+    """Touching balls in a triangle (half-resolution centres), its apex at `apex`."""
+    step = 2 * RADIUS
+    return [
+        (apex[0] + row * step * np.sqrt(3) / 2, apex[1] + (k - row / 2) * step)
+        for row in range(rows)
+        for k in range(row + 1)
+    ]
+
+
+def test_a_rack_is_split_into_its_balls_when_the_rules_count_one_more() -> None:
+    # Ten balls racked, and the cue ball still in the breaker's hand: the eleven the rules
+    # have on the table cannot all be in the rack (they would overlap). The rack's shading
+    # swells its area to more than eleven balls'.
+    centres = rack(4)
+    ys, xs = np.mgrid[:60, :60]
+    score = np.zeros((60, 60), np.float32)
+    for cx, cy in centres:
+        score[(xs - cx) ** 2 + (ys - cy) ** 2 <= (1.15 * RADIUS) ** 2] = 5.0
+    found = detect(score, np.zeros_like(score), RADIUS, expected=11)
+    assert len(found.discs) == 10
+    for cx, cy in centres:
+        assert min(np.hypot(d.x - full_res(cx), d.y - full_res(cy)) for d in found.discs) < 2.0

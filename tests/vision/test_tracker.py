@@ -162,3 +162,31 @@ def test_a_ball_that_bounced_off_a_pocket_jaw_is_followed_back_out() -> None:
             balls[(150.0 + (i - 14) * speed, 40.0)] = RED
         tracker.update(i / 60, frame(balls))
     assert ball_at(tracker, 3)[0] == pytest.approx(150.0 + 25 * speed, abs=15.0)
+
+
+BLACK = (18, 18, 18)
+
+
+def test_an_object_ball_hidden_at_rest_under_an_arm_stays_where_it_rested() -> None:
+    # While an arm lies over the 8 (the player leaning across to aim), the dark butt of a cue
+    # shows on the cloth a little way off, round enough to be a black ball: no ball is moving,
+    # so the 8 cannot be there.
+    rest = (600.0, 600.0)
+    tracker = Tracker(CALIBRATION, ("cue", 8))
+    balls = {(1800.0, 900.0): WHITE, rest: BLACK}
+    t = 0.0
+    for _ in range(5):
+        tracker.update(t, frame(balls))
+        t += 1 / 60
+    for i in range(40):
+        shown = {(1800.0, 900.0): WHITE}
+        if i >= 2:
+            shown[(300.0, 380.0)] = BLACK  # the butt, where the 8 is not
+        tracker.update(t, frame(shown, arm=rest))
+        t += 1 / 60
+        (eight,) = [tr for tr in tracker.tracks.values() if tr.key == 8]
+        assert np.hypot(*(eight.xy - rest)) < BALL_RADIUS_MM, f"the 8 went to {eight.xy}"
+    for _ in range(10):
+        tracker.update(t, frame(balls))
+        t += 1 / 60
+    assert np.hypot(*(ball_at(tracker, 8) - rest)) < 10.0
