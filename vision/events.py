@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.geometry import BALL_RADIUS_MM, RAILS, Rail, Table
+from vision.geometry import BALL_RADIUS_MM, RAILS, Rail, Table, point_segment_distance
 
 BallKey = int | str
 F64 = NDArray[np.float64]
@@ -472,7 +472,7 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     samples, sample_t = _densify(run, run_t, step_mm=2.0)
     events = []
     for rail, jaw in table.jaws(pocket):
-        gap = _point_segment_distance(samples, jaw[0], jaw[1]) - BALL_RADIUS_MM
+        gap = point_segment_distance(samples, jaw[0], jaw[1]) - BALL_RADIUS_MM
         touching = np.nonzero(gap <= JAW_SLACK_MM)[0]
         if len(touching):
             events.append(Event(float(sample_t[touching[0]]), "rail", (path.key,), rail=rail.value))
@@ -488,12 +488,6 @@ def _densify(pts: F64, times: F64, step_mm: float) -> tuple[F64, F64]:
         out.append(a + (b - a) * f)
         out_t.append(ta + (tb - ta) * f[:, 0])
     return np.vstack(out), np.concatenate(out_t)
-
-
-def _point_segment_distance(points: F64, a: F64, b: F64) -> F64:
-    ab = b - a
-    f = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
-    return np.asarray(np.linalg.norm(points - (a + f[:, None] * ab), axis=1))
 
 
 # ----- pockets and leaving the table --------------------------------------------------------

@@ -123,6 +123,13 @@ class Table:
         )
 
 
+def point_segment_distance(points: Points, a: Points, b: Points) -> NDArray[np.float64]:
+    """Each point's (n×2) distance to the segment from a to b."""
+    ab = b - a
+    f = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
+    return np.asarray(np.linalg.norm(points - (a + f[:, None] * ab), axis=1))
+
+
 def _jaw(tip: tuple[float, float], direction: tuple[float, float]) -> Points:
     start = np.array(tip)
     return np.stack([start, start + JAW_DEPTH_MM * np.array(direction)])

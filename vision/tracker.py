@@ -21,7 +21,7 @@ from vision.assignment import assign
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
-from vision.geometry import BALL_RADIUS_MM
+from vision.geometry import BALL_RADIUS_MM, point_segment_distance
 from vision.identify import BallKey, Look, identify, look_at
 
 U8 = NDArray[np.uint8]
@@ -37,6 +37,10 @@ MOVED_MM = 4.0  # a ball this far from where it rested has moved
 LOOK_HISTORY = 24
 LOOK_EVERY_S = 0.1
 MOTION_LOOKBACK_S = 0.1  # a moving ball's look is taken this often (a rack ball is only seen then)
+# How far off its measured path a ball in motion may have passed, and how far its blurred
+# centre lags where it is (half the longest exposure: a frame at 60 fps).
+REACH_SLACK_MM = 10.0
+HALF_EXPOSURE_S = 1 / 120
 # A ball lost from sight for longer than this comes back where it was lost (from under an
 # arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
 MISSING_REACH_S = 0.35
@@ -81,6 +85,7 @@ class Track:
     looks: list[Look] = field(default_factory=list)
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
     look_t: float = -1e9  # when its look was last taken
+    reached: bool = False  # a ball in motion came within reach of it since it rested
 
     def predicted(self, t: float) -> NDArray[np.float64]:
         return self.xy + self.velocity * (t - self.t)
@@ -304,6 +309,7 @@ class Tracker:
             else np.zeros(len(found), bool)
         )
         pairs: list[tuple[int, int]] = []
+        anchored: set[int] = set()  # object balls at rest that no ball in motion could reach
         if candidates and len(found):
             cloth_under = self._cloth_under(found)
             cost = np.full((len(candidates), len(found)), np.inf)
@@ -317,7 +323,10 @@ class Tracker:
                 # arm); one in play can be anywhere its speed takes it, and one that went
                 # into a pocket's mouth and bounced off the jaws comes out no faster than
                 # it went in.
-                far = dt <= MISSING_REACH_S and self._may_have_moved(track, t)
+                may_have_moved = self._may_have_moved(track, t)
+                if not may_have_moved:
+                    anchored.add(tid)
+                far = dt <= MISSING_REACH_S and may_have_moved
                 speed = MAX_SPEED_MM_S if not at_a_pocket else JAW_REBOUND * track.speed
                 gate = 2 * BALL_RADIUS_MM + speed * (dt if far else 0.0)
                 # A ball that met another or a cushion is no longer where its speed was
@@ -328,7 +337,7 @@ class Tracker:
                 )
                 # Two balls meeting swap places along their paths; their colours do not.
                 unlike = self._colour_gap(track, colours, cloth_under, blur=MOTION_BLUR_MIX)
-                if tid in still:
+                if tid in still or tid in anchored:
                     gate = BALL_RADIUS_MM
                 allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
@@ -341,8 +350,12 @@ class Tracker:
             xy = found[col]
             dt = max(t - track.t, 1e-3)
             track.velocity = (xy - track.xy) / dt
-            if track.rest_xy is not None and np.hypot(*(xy - track.rest_xy)) < MOVED_MM:
-                track.velocity = np.zeros(2)  # jitter around its spot, not motion
+            # Jitter around its spot is not motion, nor is a ball that nothing could have
+            # moved found a little off it (half under a hand, its disc is cut short).
+            if track.rest_xy is not None and (
+                tid in anchored or np.hypot(*(xy - track.rest_xy)) < MOVED_MM
+            ):
+                track.velocity = np.zeros(2)
                 xy = track.rest_xy
             track.xy = xy
             track.t = t
@@ -505,7 +518,7 @@ class Tracker:
             if not (known is not None and kept(track, xy)):
                 track.xy = xy
             track.t, track.rest_xy = t, track.xy.copy()
-            track.velocity = np.zeros(2)
+            track.velocity, track.reached = np.zeros(2), False
             track.seen, track.missing_since = True, None
             # Only what it looks like now: tracks can swap in a crowd, so a look from
             # before this rest may belong to another ball. A ball in a cluster is looked at
@@ -656,13 +669,15 @@ class Tracker:
         )
 
     def _may_have_moved(self, track: Track, t: float) -> bool:
-        """Whether a ball may be away from where it was last seen: one in sight or seen
-        moving, the cue ball (struck under the cue, out of sight), or one a ball in motion may
-        have reached. An object ball hidden at rest under an arm is still there: what looks
-        like a ball elsewhere meanwhile (the dark butt of a cue, a knuckle) is not it."""
+        """Whether a ball may be away from where it rested: one seen moving, the cue ball
+        (struck under the cue, out of sight), or one a ball in motion may have reached. An
+        object ball at rest moves only when a ball hits it: under an arm it is still there,
+        and what looks like a ball elsewhere meanwhile (the dark butt of a cue, a knuckle, a
+        piece of the bridge hand over it) is not it."""
         if (
             track.key in (None, "cue")
-            or track.missing_since is None
+            or track.reached
+            or track.moving
             or track.rest_xy is None
             or self._in_play(track)
         ):
@@ -671,15 +686,36 @@ class Tracker:
             if other is track:
                 continue
             if other.key == "cue" and other.missing_since is not None:
-                # Out of sight it may have been struck, as fast as any ball goes.
-                speed, since = MAX_SPEED_MM_S, other.missing_since
-            elif other.moving or self._in_play(other):
-                speed, since = other.speed, min(other.t, t - MOTION_LOOKBACK_S)
-            else:
-                continue
-            if np.hypot(*(other.xy - track.xy)) <= 2 * BALL_RADIUS_MM + speed * (t - since):
+                # Out of sight it may have been struck, as fast as any ball goes (until it
+                # is seen again, and where it went with it).
+                reach = MAX_SPEED_MM_S * (t - other.missing_since)
+                if np.hypot(*(other.xy - track.xy)) <= 2 * BALL_RADIUS_MM + reach:
+                    return True
+            elif (other.moving or self._in_play(other)) and self._on_path_of(other, track, t):
+                # Hit, it may be anywhere until it rests again, seen or not (into a dark
+                # corner and back out).
+                track.reached = True
                 return True
         return False
+
+    def _on_path_of(self, other: Track, track: Track, t: float) -> bool:
+        """Whether a ball in motion may have hit `track`'s ball: its path over the last look
+        back (from its spot if it left that since) on to where it is by now comes within two
+        radii, measurement allowed for. A ball struck away from one beside it has not hit it.
+        """
+        back = other.velocity * MOTION_LOOKBACK_S
+        start = other.xy - back
+        if other.rest_xy is not None and np.hypot(*(other.xy - other.rest_xy)) < np.hypot(*back):
+            start = other.rest_xy
+        end = other.xy + other.velocity * (t - other.t)
+        slack = REACH_SLACK_MM
+        if other.missing_since is not None:  # lost in motion: it may have turned anywhere
+            slack += other.speed * (t - other.t)
+        if float((track.xy - start) @ (end - start)) > 0:
+            # Ahead of where it started: its blurred centre lags where it was.
+            slack += other.speed * HALF_EXPOSURE_S
+        gap = point_segment_distance(track.xy[None], start, end)[0]
+        return bool(gap <= 2 * BALL_RADIUS_MM + slack)
 
     @staticmethod
     def _in_play(track: Track) -> bool:

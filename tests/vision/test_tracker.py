@@ -19,6 +19,23 @@ def ball_at(tracker: Tracker, key: object) -> NDArray[np.float64]:
     return track.xy
 
 
+def stun_shot(
+    spot: tuple[float, float], step: tuple[float, float], i: int, hit: int
+) -> tuple[float, float]:
+    """Where the cue ball is at frame `i` of a stun shot: it comes in `step` mm a frame for
+    five frames and stops dead at frame `hit`, touching the object ball on `spot` (which goes
+    on from there).
+
+    An object ball at rest moves only when a ball hits it: the tracker holds it to that."""
+    direction = np.array(step) / np.hypot(*step)
+    at = (
+        np.array(spot)
+        - direction * (2 * BALL_RADIUS_MM + 1.0)
+        - np.array(step) * min(max(hit - i, 0), 5)
+    )
+    return float(at[0]), float(at[1])
+
+
 def test_a_bridge_hand_and_a_cue_beside_the_resting_cue_ball_neither_hide_nor_move_it() -> None:
     balls = {(1500.0, 640.0): WHITE, (600.0, 300.0): RED}  # cue ball, 3
     tracker = Tracker(CALIBRATION, ("cue", 3))
@@ -80,13 +97,14 @@ def test_a_ball_in_play_that_vanishes_is_not_kept_where_it_was_last_found() -> N
     tracker = Tracker(CALIBRATION, ("cue", 3))
     t = 0.0
     for i in range(70):
-        x = 600.0 + min(max(i - 10, 0), 30) * 20.0  # rolls 600 mm, then stops
-        tracker.update(t, frame({(1500.0, 640.0): WHITE, (x, 300.0): RED}))
+        x = 600.0 + min(max(i - 10, 0), 30) * 20.0  # struck at frame 10, rolls 600 mm, stops
+        cue = stun_shot((600.0, 300.0), (20.0, 0.0), i, 10)
+        tracker.update(t, frame({cue: WHITE, (x, 300.0): RED}))
         t += 1 / 60
     (track,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
     assert track.missing_since is None and abs(track.xy[0] - 1200.0) < 10.0
     for _ in range(30):
-        tracker.update(t, frame({(1500.0, 640.0): WHITE}))
+        tracker.update(t, frame({cue: WHITE}))
         t += 1 / 60
     assert track.missing_since is not None, f"kept at {track.xy}"
 
@@ -134,7 +152,8 @@ def test_a_ball_rolling_from_a_dim_corner_into_the_light_is_followed() -> None:
         x = 300.0 + 30.0 * max(i - 10, 0)  # 1.8 m/s from frame 10
         light = 0.65 + 0.35 * min(max(i - 10, 0) / 40, 1.0)
         b, g, r = (int(c) for c in np.round(yellow * light))
-        tracker.update(i / 60, frame({(1800.0, 1000.0): WHITE, (x, 500.0): (b, g, r)}))
+        cue = stun_shot((300.0, 500.0), (30.0, 0.0), i, 10)
+        tracker.update(i / 60, frame({cue: WHITE, (x, 500.0): (b, g, r)}))
         (track,) = [t for t in tracker.tracks.values() if t.key == 1]
         lost += track.missing_since is not None
     assert lost == 0
@@ -154,10 +173,12 @@ def test_a_ball_that_bounced_off_a_pocket_jaw_is_followed_back_out() -> None:
     # out along the head cushion as fast: not taken for dropped, and not lost.
     tracker = Tracker(CALIBRATION, ("cue", 3))
     speed = 4000.0 / 60
+    spot = (30.0 + 10 * speed * 0.6, 30.0 + 10 * speed * 0.8)  # struck there at frame 2
     for i in range(40):
-        balls = {(1500.0, 640.0): WHITE}
+        balls = {stun_shot(spot, (-speed * 0.6, -speed * 0.8), i, 2): WHITE}
         if i < 12:
-            balls[(30.0 + (12 - i) * speed * 0.6, 30.0 + (12 - i) * speed * 0.8)] = RED
+            back = 12 - max(i, 2)
+            balls[(30.0 + back * speed * 0.6, 30.0 + back * speed * 0.8)] = RED
         elif i >= 14:
             balls[(150.0 + (i - 14) * speed, 40.0)] = RED
         tracker.update(i / 60, frame(balls))
@@ -190,3 +211,24 @@ def test_an_object_ball_hidden_at_rest_under_an_arm_stays_where_it_rested() -> N
         tracker.update(t, frame(balls))
         t += 1 / 60
     assert np.hypot(*(ball_at(tracker, 8) - rest)) < 10.0
+
+
+def test_a_hidden_ball_beside_the_cue_ball_struck_away_from_it_stays_where_it_rested() -> None:
+    # The 9 rests a finger's width behind the cue ball, under the player's arm. The cue ball,
+    # struck away from it, blurs into two pale pieces: the second one is not the 9, which the
+    # cue ball never came near.
+    nine, cue = (1000.0, 600.0), (925.0, 600.0)
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    t = 0.0
+    for i in range(45):
+        x = cue[0] - 40.0 * max(i - 9, 0)  # struck at frame 10, 2.4 m/s to the head rail
+        shown = {(x, cue[1]): WHITE}
+        if 10 <= i < 16:
+            shown[(x + 20.0, cue[1] + 70.0)] = PALE
+        if i < 5 or i >= 35:
+            shown[nine] = PALE
+        tracker.update(t, frame(shown, arm=(1020.0, 600.0) if 5 <= i < 35 else None))
+        t += 1 / 60
+        (track,) = [tr for tr in tracker.tracks.values() if tr.key == 9]
+        assert np.hypot(*(track.xy - nine)) < BALL_RADIUS_MM, f"frame {i}: the 9 at {track.xy}"
+    assert np.hypot(*(ball_at(tracker, 9) - nine)) < 10.0
