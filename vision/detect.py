@@ -27,6 +27,8 @@ MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
 # Touching balls' centres are two radii apart; a split's noise brings them to 1.5.
 MIN_GAP_RADII = 1.45
+# The least width (in radii) of a ball's first streak after it was struck.
+STRUCK_STREAK_WIDTH = 1.5
 # A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
 UNCLIP_ITERATIONS = 8
 UNCLIP_MIN_SEEN = 0.3
@@ -221,7 +223,11 @@ def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int,
         if cv2.pointPolygonTest(blob.contour, point, True) < -3 * radius:
             return False
         return abs(ux * motion.vx + uy * motion.vy) / speed > math.cos(math.radians(30))
-    # Struck since the last frame: the streak lies on a line through where the ball rested.
+    # Struck since the last frame: the streak lies on a line through where the ball rested,
+    # and is a ball wide where it sat part of the exposure still (a cue stick following
+    # through over that spot is thinner).
+    if short < STRUCK_STREAK_WIDTH * radius:
+        return False
     off_axis = abs((point[0] - cx) * uy - (point[1] - cy) * ux)
     along = abs((point[0] - cx) * ux + (point[1] - cy) * uy)
     return off_axis <= 1.2 * radius and along <= 4 * long_

@@ -232,3 +232,25 @@ def test_a_hidden_ball_beside_the_cue_ball_struck_away_from_it_stays_where_it_re
         (track,) = [tr for tr in tracker.tracks.values() if tr.key == 9]
         assert np.hypot(*(track.xy - nine)) < BALL_RADIUS_MM, f"frame {i}: the 9 at {track.xy}"
     assert np.hypot(*(ball_at(tracker, 9) - nine)) < 10.0
+
+
+def test_the_cue_following_through_over_the_cue_balls_spot_is_not_the_cue_ball() -> None:
+    # After the strike the cue lies along the shot's line, over where the cue ball rested
+    # near the foot cushion: pale, thinner than a ball and longer. The cue ball is the one
+    # going away from it.
+    spot = (2390.0, 640.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    radius = CALIBRATION.ball_radius_px()
+    t = 0.0
+    for i in range(40):
+        x = spot[0] - 2000.0 / 60 * max(i - 10, 0)  # struck at frame 10, 2 m/s to the head
+        image = picture({(x, spot[1]): WHITE, (600.0, 300.0): RED})
+        if i >= 10:
+            tip, butt = CALIBRATION.to_image(
+                np.array([[spot[0] - 20.0, spot[1]], [2600.0, spot[1]]])
+            )
+            cv2.line(image, tuple(np.round(tip).astype(int)), tuple(np.round(butt).astype(int)),
+                     (215, 230, 240), round(0.7 * radius), cv2.LINE_AA)  # fmt: skip
+        tracker.update(t, Planes.from_bgr(image))
+        t += 1 / 60
+    assert abs(ball_at(tracker, "cue")[0] - x) < 15.0
