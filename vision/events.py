@@ -284,11 +284,23 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
             continue  # it left towards the cue ball's side: something else moved it
         if left < not_before:
             continue  # it was on the move while the cue ball still stood: not hit by it
-        movers.append((left, path.key))
+        movers.append((left, path.key, touch))
     if not movers:
         return None
     # By when each really left: two that left before the strike was noticed are not a tie.
-    left, key = min(movers)
+    left, key, touch = min(movers, key=lambda mover: mover[:2])
+    # A ball in the cue ball's way to it (frozen to it, in a line of touching balls that
+    # barely stirs) is the one the cue ball met.
+    in_the_way = [
+        (float(np.linalg.norm(np.asarray(path.start) - cue_start)), path.key)
+        for path in others
+        if isinstance(path.key, int)
+        and path.key != key
+        and point_segment_distance(np.asarray(path.start)[None], cue_start, touch)[0]
+        < 2 * BALL_RADIUS_MM - POSITION_NOISE_MM
+    ]
+    if in_the_way:
+        key = min(in_the_way)[1]
     return max(left, t_strike), key
 
 

@@ -357,3 +357,17 @@ def test_a_ball_on_the_move_while_the_cue_ball_still_stood_was_not_hit_by_it() -
     cue = _unseen_between(straight("cue", (1138.0, 746.0), (3000.0, 0.0), 0.6, times), 0.6, 0.75)
     eight = straight(8, (480.0, 570.0), (-1500.0, -500.0), 0.3, times, stop_at=0.7)
     assert first_mover(cue, [eight], 0.62) is None
+
+
+def test_a_ball_frozen_between_the_cue_ball_and_the_first_to_move_is_the_first_contact() -> None:
+    # Cue ball, 9 and 2 in a line, touching: struck into the 9, which barely stirs, while the
+    # 2 at the end of the line runs off.
+    times = np.arange(0, 1.0, 1 / 60)
+    direction = np.array([53.0, 26.0]) / np.hypot(53.0, 26.0)
+    cue = straight("cue", (2218.0, 1006.0), tuple(direction * 500.0), 0.5, times, stop_at=0.52)
+    cue = _unseen_between(cue, 0.45, 0.55)
+    nine = straight(9, tuple(np.array([2218.0, 1006.0]) + direction * 57.5), (0.0, 0.0), 0.5, times)
+    two_start = np.array([2218.0, 1006.0]) + direction * 115.0
+    two = straight(2, tuple(two_start), tuple(direction * 2500.0), 0.51, times, stop_at=0.7)
+    found = first_mover(cue, [two, nine], 0.5)
+    assert found is not None and found[1] == 9
