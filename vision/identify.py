@@ -37,6 +37,8 @@ PALETTE_RGB: dict[int, tuple[int, int, int]] = {
 STRIPES = (9, 10)
 WHITE_CHROMA = 26.0  # below this (8-bit units) a bright pixel is white, a dark one black
 UNASSIGNED_COST = 40.0
+# How much better another id must fit a ball that has not moved to take its id from it.
+KEPT_ID_BONUS = 3.0
 TINT_OF_BLACK = 0.2  # an 8's pixels lean this little towards any hue (cloth light, blur)
 FEW_COLOURED = 0.05  # a look with fewer coloured pixels is judged by its tint
 
@@ -161,11 +163,18 @@ def id_cost(look: Look, ball: BallKey) -> float:
 
 
 def identify(
-    looks: Sequence[Look], candidates: Iterable[BallKey], max_cost: float = UNASSIGNED_COST
+    looks: Sequence[Look],
+    candidates: Iterable[BallKey],
+    was: Sequence[BallKey | None] = (),
+    max_cost: float = UNASSIGNED_COST,
 ) -> dict[int, BallKey]:
-    """The best assignment of the candidate ids to the looks (index -> id)."""
+    """The best assignment of the candidate ids to the looks (index -> id); `was`, where
+    given, is an id each look's ball is known to have had (it has not moved since)."""
     ids = list(candidates)
     if not looks or not ids:
         return {}
     cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
+    for row, key in enumerate(was):
+        if key in ids:
+            cost[row, ids.index(key)] -= KEPT_ID_BONUS
     return {row: ids[col] for row, col in assign(cost, max_cost=max_cost)}

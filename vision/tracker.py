@@ -504,6 +504,7 @@ class Tracker:
         free = [key for key in sorted(self.on_table, key=str) if key not in held]
         chosen = identify([looks[col] for col in newcomers], free, max_cost=NEW_BALL_COST)
         accepted = {newcomers[row] for row in chosen}
+        stayed = set()
         for col, xy in enumerate(found):
             known = matched.get(col)
             if known is None:
@@ -515,7 +516,9 @@ class Tracker:
             else:
                 tid = known
             track = self.tracks[tid]
-            if not (known is not None and kept(track, xy)):
+            if known is not None and kept(track, xy):
+                stayed.add(tid)
+            else:
                 track.xy = xy
             track.t, track.rest_xy = t, track.xy.copy()
             track.velocity, track.reached = np.zeros(2), False
@@ -525,7 +528,7 @@ class Tracker:
             # too (its middle is its own), which is how a rack gets its ids.
             track.looks = [looks[col]]
             track.colour = self._colours([discs[col]], planes)[0]
-        self._identify(after_shot)
+        self._identify(stayed, after_shot)
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 
     def _take_reference(self, now: tuple[U8, U8, U8], occluders: tuple[Occluder, ...]) -> None:
@@ -562,20 +565,27 @@ class Tracker:
         )
         return [(rows[i], cols[j]) for i, j in assign(cost, max_cost=MAX_COLOUR_GAP)]
 
-    def _identify(self, after_shot: bool = False) -> None:
-        """Ids for the balls in sight (and, after a shot, for those it took off the table)."""
+    def _identify(self, stayed: set[int], after_shot: bool = False) -> None:
+        """Ids for the balls in sight (and, after a shot, for those it took off the table).
+
+        A ball that stayed on its spot since the last rest is the ball it was, unless its look
+        plainly says otherwise: a 9 with its stripe turned under looks all white, like the
+        cue ball placed by hand meanwhile."""
         visible = [tid for tid, tr in self.tracks.items() if tr.missing_since is None]
         combined = [Look.combine(self.tracks[tid].looks) for tid in visible]
         usable = [i for i, look in enumerate(combined) if look is not None]
         looks = [look for look in combined if look is not None]
-        # The cue ball followed into a pocket's mouth and lost there went down: after a
-        # scratch, the 9 at rest is not the cue ball (its white half showing) for want of
-        # one. (An object ball's name stays open: tracks may have swapped balls on the way.)
-        scratched = after_shot and any(
-            tr.key == "cue" and self._at_a_pocket(tr) for tr in self.tracks.values()
+        # A ball followed into a pocket's mouth and lost there went down: after a scratch,
+        # the 9 at rest is not the cue ball (its white half showing) for want of one, nor
+        # the 3 in dim light the 1 just potted.
+        dropped = (
+            {tr.key for tr in self.tracks.values() if self._at_a_pocket(tr)}
+            if after_shot
+            else set()
         )
-        candidates = sorted(self.on_table - ({"cue"} if scratched else set()), key=str)
-        assigned = identify(looks, candidates)
+        candidates = sorted(self.on_table - dropped, key=str)
+        was = [self.tracks[visible[i]].key if visible[i] in stayed else None for i in usable]
+        assigned = identify(looks, candidates, was)
         for tid in visible:
             self.tracks[tid].key = None
         for index, key in assigned.items():

@@ -254,3 +254,52 @@ def test_the_cue_following_through_over_the_cue_balls_spot_is_not_the_cue_ball()
         tracker.update(t, Planes.from_bgr(image))
         t += 1 / 60
     assert abs(ball_at(tracker, "cue")[0] - x) < 15.0
+
+
+def test_a_ball_that_stayed_on_its_spot_keeps_its_id_through_a_ball_in_hand() -> None:
+    # The 9 with its stripe turned under looks all white, like the cue ball. While the cue
+    # ball is taken up and put down elsewhere, the 9 stays where it is: it is still the 9.
+    nine, cue, placed = (1500.0, 640.0), (600.0, 300.0), (1900.0, 1000.0)
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    t = 0.0
+    for _ in range(5):
+        tracker.update(t, frame({cue: WHITE, nine: WHITE}))
+        t += 1 / 60
+    (at_nine,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - nine)) < 10.0]
+    before = at_nine.key
+    for i in range(90):  # taken up at frame 10, put down at frame 50
+        shown = {nine: WHITE}
+        if i < 10:
+            shown[cue] = WHITE
+        elif i >= 50:
+            shown[placed] = WHITE
+        arm = cue if 5 <= i < 15 else placed if 45 <= i < 55 else None
+        planes = frame(shown, arm=arm)
+        tracker.update(t, planes)
+        t += 1 / 60
+    tracker.settle(t, planes)  # the table at rest again: balls are looked for
+    (at_nine,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - nine)) < 10.0]
+    (at_placed,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - placed)) < 10.0]
+    assert at_nine.key == before
+    assert {at_nine.key, at_placed.key} == {"cue", 9}
+
+
+def test_after_a_pot_the_ball_left_at_rest_is_not_named_for_the_ball_that_went_down() -> None:
+    # The 9 rests with its band up: all yellow, like the 1. The cue ball sends the 1 into the
+    # head-left corner; the yellow ball left is the 9, for the 1 went down.
+    tracker = Tracker(CALIBRATION, ("cue", 1, 9))
+    yellow, nine = (20, 195, 245), (1500.0, 640.0)
+    t = 0.0
+    for i in range(150):
+        xy = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
+        balls = {stun_shot((400.0, 200.0), (-6.0, -3.0), i, 10): WHITE, nine: yellow}
+        if xy[0] > 60.0:
+            balls[xy] = yellow
+        planes = frame(balls)
+        if i == 0:  # the 9 found where it rests, the 1 named as the yellow ball rolling
+            tracker.update(t, frame({k: v for k, v in balls.items() if k != nine}))
+            tracker.settle(t, planes)
+        tracker.update(t, planes)
+        t += 1 / 60
+    tracker.settle(t, planes, after_shot=True)
+    assert ball_at(tracker, 9)[0] == pytest.approx(1500.0, abs=10.0)
