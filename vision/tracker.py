@@ -44,6 +44,8 @@ HALF_EXPOSURE_S = 1 / 120
 # A ball lost from sight for longer than this comes back where it was lost (from under an
 # arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
 MISSING_REACH_S = 0.35
+# How far off a rolling ball's measured speed (from two noisy positions) may be.
+SPEED_NOISE_MM_S = 500.0
 # A ball lost in a pocket's mouth that has not come back out within this (rattling in the
 # jaws) has dropped.
 POCKET_RATTLE_S = 0.5
@@ -327,8 +329,18 @@ class Tracker:
                 if not may_have_moved:
                     anchored.add(tid)
                 far = dt <= MISSING_REACH_S and may_have_moved
-                speed = MAX_SPEED_MM_S if not at_a_pocket else JAW_REBOUND * track.speed
-                gate = 2 * BALL_RADIUS_MM + speed * (dt if far else 0.0)
+                speed, unseen = MAX_SPEED_MM_S, dt
+                if at_a_pocket:
+                    # Out of the mouth it is in sight again: only its way out went unseen.
+                    speed, unseen = JAW_REBOUND * track.speed, min(dt, MOTION_LOOKBACK_S)
+                elif (
+                    track.speed > 0
+                    and track.key not in (None, "cue")
+                    and not self._may_be_hit(track, t)
+                ):
+                    # Rolling, it goes no faster, off a cushion too, unless a ball hits it.
+                    speed = JAW_REBOUND * track.speed + SPEED_NOISE_MM_S
+                gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
                 # A ball that met another or a cushion is no longer where its speed was
                 # taking it, but near where it met it.
                 dist = np.minimum(
@@ -692,6 +704,11 @@ class Tracker:
             or self._in_play(track)
         ):
             return True
+        return self._may_be_hit(track, t)
+
+    def _may_be_hit(self, track: Track, t: float) -> bool:
+        """Whether a ball in motion, or the cue ball out of sight, may just have reached
+        `track`'s ball (and, for a ball in motion, remembered: see _may_have_moved)."""
         for other in self.tracks.values():
             if other is track:
                 continue

@@ -303,3 +303,40 @@ def test_after_a_pot_the_ball_left_at_rest_is_not_named_for_the_ball_that_went_d
         t += 1 / 60
     tracker.settle(t, planes, after_shot=True)
     assert ball_at(tracker, 9)[0] == pytest.approx(1500.0, abs=10.0)
+
+
+def test_a_slow_ball_out_of_sight_for_a_moment_is_not_taken_for_a_lookalike_far_off() -> None:
+    # The 3, struck to roll at 0.3 m/s, is not seen for a few frames while a red disc (a
+    # piece of another ball's blur, a reflection) shows 600 mm off: a rolling ball goes no
+    # faster than it rolled unless a ball hits it, and none is near.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    t = 0.0
+    for i in range(40):
+        x = 1000.0 + 5.0 * max(i - 10, 0)  # 0.3 m/s from frame 10
+        balls = {stun_shot((1000.0, 600.0), (5.0, 0.0), i, 10): WHITE}
+        if 20 <= i < 25:
+            balls[(x + 600.0, 600.0)] = RED
+        else:
+            balls[(x, 600.0)] = RED
+        tracker.update(t, frame(balls))
+        t += 1 / 60
+        (three,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
+        assert np.hypot(*(three.xy - (x, 600.0))) < 2 * BALL_RADIUS_MM, f"frame {i}: {three.xy}"
+
+
+def test_a_ball_lost_in_a_pocket_does_not_come_back_out_far_from_it() -> None:
+    # The 3 runs into the head-left corner at 4 m/s and drops; a third of a second later a
+    # red disc shows mid-table: a ball coming back out of the jaws is seen at the mouth.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    speed = 4000.0 / 60
+    spot = (30.0 + 10 * speed * 0.6, 30.0 + 10 * speed * 0.8)
+    for i in range(60):
+        balls = {stun_shot(spot, (-speed * 0.6, -speed * 0.8), i, 2): WHITE}
+        back = 12 - max(i, 2)
+        if back >= 0:
+            balls[(30.0 + back * speed * 0.6, 30.0 + back * speed * 0.8)] = RED
+        if 30 <= i < 40:
+            balls[(700.0, 600.0)] = RED
+        tracker.update(i / 60, frame(balls))
+    (three,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
+    assert three.missing_since is not None and np.hypot(*three.xy) < 150.0, f"at {three.xy}"
