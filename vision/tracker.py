@@ -44,6 +44,8 @@ HALF_EXPOSURE_S = 1 / 120
 # A ball lost from sight for longer than this comes back where it was lost (from under an
 # arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
 MISSING_REACH_S = 0.35
+# A resting ball's spot this much covered (of the square about it) is under something.
+COVERED_SPOT = 0.6
 # How far off a rolling ball's measured speed (from two noisy positions) may be.
 SPEED_NOISE_MM_S = 500.0
 # A ball lost in a pocket's mouth that has not come back out within this (rattling in the
@@ -350,6 +352,9 @@ class Tracker:
                 # Two balls meeting swap places along their paths; their colours do not.
                 unlike = self._colour_gap(track, colours, cloth_under, blur=MOTION_BLUR_MIX)
                 if tid in still or tid in anchored:
+                    gate = BALL_RADIUS_MM
+                beyond = (dist > BALL_RADIUS_MM) & (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
+                if beyond.any() and self._spot_covered(track, looks_from):
                     gate = BALL_RADIUS_MM
                 allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
@@ -689,6 +694,22 @@ class Tracker:
             Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
             for a, b in zip(here, there, strict=True)
         )
+
+    def _spot_covered(self, track: Track, planes: tuple[Planes, U8] | None) -> bool:
+        """Whether a ball at rest has something over most of its spot: it is under it (a
+        hand about to take it up), not gone. A ball that left shows the cloth where it was,
+        but for the thin cue following through."""
+        if planes is None or self.cloth is None or track.rest_xy is None:
+            return False
+        if track.moving or self._in_play(track):
+            return False
+        px = self._pixel(track.rest_xy)
+        hx, hy = round((px[0] + 0.5) / 2 - 0.5), round((px[1] + 0.5) / 2 - 0.5)
+        r = max(1, round(self.radius_px / 2))
+        height, width = planes[1].shape
+        box = (max(0, hx - r), max(0, hy - r), min(width, hx + r + 1), min(height, hy + r + 1))
+        colour, dark = self.cloth.foreground(planes[1], planes[0].u, planes[0].v, box)
+        return bool(np.mean((colour > 1.0) | (dark > 1.0)) > COVERED_SPOT)
 
     def _may_have_moved(self, track: Track, t: float) -> bool:
         """Whether a ball may be away from where it rested: one seen moving, the cue ball

@@ -340,3 +340,22 @@ def test_a_ball_lost_in_a_pocket_does_not_come_back_out_far_from_it() -> None:
         tracker.update(i / 60, frame(balls))
     (three,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
     assert three.missing_since is not None and np.hypot(*three.xy) < 150.0, f"at {three.xy}"
+
+
+def test_the_cue_ball_under_a_hand_is_not_taken_for_a_knuckle_beside_it() -> None:
+    # Ball in hand: the player's hand comes down over the cue ball to take it up; a pale
+    # knuckle shows beside the hand, round as a ball. The cue ball is under the hand (its
+    # spot covered, not bare as when it is struck away), not at the knuckle.
+    spot, knuckle = (1500.0, 640.0), (1500.0, 770.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    t = 0.0
+    for i in range(30):
+        balls = {(600.0, 300.0): RED}
+        if i < 5:
+            balls[spot] = WHITE
+        elif i >= 8:
+            balls[knuckle] = (205, 220, 232)
+        tracker.update(t, frame(balls, arm=spot if i >= 5 else None))
+        t += 1 / 60
+        (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+        assert np.hypot(*(cue.xy - spot)) < BALL_RADIUS_MM, f"frame {i}: the cue ball at {cue.xy}"
