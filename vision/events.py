@@ -48,8 +48,9 @@ CUSHION_PROMINENCE_MM = 4.0
 # the frames either side were.
 APEX_REACH_MM = 4.0
 SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 0.1 s
-# A dropping ball's centre this close to a jaw (beyond touching) is taken to have touched it.
-JAW_SLACK_MM = 2.0
+# A dropping ball whose way in (carried on from where it was last seen) comes this close to a
+# jaw, beyond touching, touched it: a slack of a few mm called clean drops glancing contacts.
+JAW_SLACK_MM = 0.0
 # The run into a pocket judged for jaw contacts: this far back from where it was lost.
 JAW_APPROACH_MM = 150.0
 
@@ -371,6 +372,10 @@ def cushion_contacts(
     over = _went_over(path, table) if departure is not None and departure.pocket is None else None
     if over is not None and over[1] >= t_from:
         events.append(_cushion_event(path.key, over[0], over[1], frozen, left))
+    if departure is not None and departure.pocket is not None:
+        # Down in the pocket it touches nothing more: a turn seen after that is its track
+        # on something else (the cue ball following it into the mouth).
+        events = [e for e in events if e.t <= departure.t]
     return _merge_same(events)
 
 

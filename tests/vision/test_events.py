@@ -95,6 +95,21 @@ def test_a_bounce_off_the_foot_cushion_is_timed_on_the_cushion() -> None:
     assert events[0].t == pytest.approx(hit, abs=1 / FPS / 2)
 
 
+def test_a_ball_down_in_a_pocket_touches_no_cushion_after() -> None:
+    # Its track runs on after it dropped (onto the cue ball that followed it in) and turns
+    # off the foot cushion: the ball itself was down by then.
+    times = np.arange(0, 2, 1 / FPS)
+    hit = 0.5 + (2540 - BALL_RADIUS_MM - 1500) / 2000
+    xy = [
+        (1500.0 + 2000 * min(max(t - 0.5, 0.0), hit - 0.5) - 1500 * max(t - hit, 0.0), 400.0)
+        for t in times
+    ]
+    path = Path(3, times, np.array(xy), np.ones(len(times), bool), (1500.0, 400.0))
+    dropped = Disappearance(3, hit - 0.2, "FR")
+    assert cushion_contacts(path, TABLE, 0.5, dropped) == []
+    assert [e.rail for e in cushion_contacts(path, TABLE, 0.5)] == ["foot"]
+
+
 def test_a_ball_frozen_to_a_cushion_does_not_touch_it_by_rolling_along_it() -> None:
     times = np.arange(0, 1.5, 1 / FPS)
     start = (800.0, BALL_RADIUS_MM + 1.0)  # frozen to the left cushion
@@ -210,6 +225,21 @@ def test_a_ball_falling_into_a_side_pocket_past_a_jaw_tip_touched_no_jaw() -> No
     seen = TABLE.rail_gaps(path.xy)[:, 3] > -5.0
     seen &= np.cumsum(~seen) == 0
     assert jaw_contacts(Path(4, times, path.xy, seen, path.start), TABLE, "SR", 0.0) == []
+
+
+def test_a_ball_whose_way_in_clears_a_jaw_by_a_millimetre_touched_no_jaw() -> None:
+    # Rolling into the foot-right corner parallel to the foot rail's jaw, its edge 1 mm off it.
+    times = np.arange(0, 1.5, 1 / FPS)
+    _, jaw = TABLE.jaws("FR")[1]
+    along = (jaw[1] - jaw[0]) / np.linalg.norm(jaw[1] - jaw[0])
+    inward = np.array([-along[1], along[0]])
+    if inward @ (np.asarray(TABLE.pockets["FR"]) - jaw[0]) < 0:
+        inward = -inward
+    start = jaw[0] + inward * (BALL_RADIUS_MM + 1.0) - along * 800.0
+    path = straight(5, (float(start[0]), float(start[1])), tuple(along * 1500.0), 0.1, times)
+    seen = TABLE.rail_gaps(path.xy).min(axis=1) > -5.0
+    seen &= np.cumsum(~seen) == 0
+    assert jaw_contacts(Path(5, times, path.xy, seen, path.start), TABLE, "FR", 0.0) == []
 
 
 JAW_RAILS = {
