@@ -330,7 +330,10 @@ class Tracker:
                 may_have_moved = self._may_have_moved(track, t)
                 if not may_have_moved:
                     anchored.add(tid)
-                far = dt <= MISSING_REACH_S and may_have_moved
+                # The cue ball lost at rest may be struck while out of sight, however long:
+                # hidden under the cue and the arm along its path, it is seen again anywhere.
+                struck_unseen = track.key == "cue" and not (track.moving or self._in_play(track))
+                far = may_have_moved and (dt <= MISSING_REACH_S or struck_unseen)
                 speed, unseen = MAX_SPEED_MM_S, dt
                 if at_a_pocket:
                     # Out of the mouth it is in sight again: only its way out went unseen.

@@ -359,3 +359,22 @@ def test_the_cue_ball_under_a_hand_is_not_taken_for_a_knuckle_beside_it() -> Non
         t += 1 / 60
         (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
         assert np.hypot(*(cue.xy - spot)) < BALL_RADIUS_MM, f"frame {i}: the cue ball at {cue.xy}"
+
+
+def test_the_cue_ball_struck_out_of_sight_is_found_again_where_it_rolls() -> None:
+    # The player leans over the cue ball, strikes it and stays down: the cue ball runs along
+    # under the cue and the arm, out of sight for half a second, then rolls on in plain
+    # sight far from its spot.
+    spot = (1500.0, 640.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    t = 0.0
+    for i in range(70):
+        balls = {(600.0, 300.0): RED}
+        if i < 5:
+            balls[spot] = WHITE
+        x = 2300.0 - 20.0 * max(i - 40, 0)
+        if i >= 40:
+            balls[(x, 1000.0)] = WHITE
+        tracker.update(t, frame(balls, arm=spot if 5 <= i < 35 else None))
+        t += 1 / 60
+    assert ball_at(tracker, "cue")[0] == pytest.approx(x, abs=15.0)
