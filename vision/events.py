@@ -137,12 +137,19 @@ class ShotEvents:
 # ----- the strike and the first contact -----------------------------------------------------
 
 
-def strike_time(cue: Path) -> float | None:
-    """When the tip struck: the cue ball's first motion extrapolated back to its spot."""
+def strike_time(cue: Path, hidden_since: float | None = None) -> float | None:
+    """When the tip struck: the cue ball's first motion extrapolated back to its spot.
+
+    `hidden_since`: when the cue ball went out of sight on its spot, if it was out of sight
+    until seen moving. Seen first coming back towards its spot, it met a cushion or a ball
+    out of sight: it left far earlier than a straight way back says, so when it was hidden.
+    """
     first = cue.first_moved()
     if first is None or not cue.seen[first]:
         return None if first is None else float(cue.t[first])
     start = np.asarray(cue.start)
+    if hidden_since is not None and _coming_back(cue, first):
+        return hidden_since
     end = min(first + 2, len(cue.t) - 1)
     if end > first and cue.seen[end]:
         speed = np.linalg.norm(cue.xy[end] - cue.xy[first]) / (cue.t[end] - cue.t[first])
@@ -156,6 +163,16 @@ def strike_time(cue: Path) -> float | None:
     still = cue.still_until()
     earliest = still if still is not None else float(cue.t[first])
     return float(max(cue.t[first] - back, earliest))
+
+
+def _coming_back(path: Path, first: int) -> bool:
+    """Whether the ball, first seen away from its spot, was heading back towards it."""
+    later = [i for i in range(first + 1, min(first + 4, len(path.t))) if path.seen[i]]
+    if not later:
+        return False
+    heading = path.xy[later[0]] - path.xy[first]
+    away = path.xy[first] - np.asarray(path.start)
+    return bool(heading @ away < 0.0)
 
 
 def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | None:

@@ -68,6 +68,7 @@ class ShotDetector:
         self._quiet_since: float | None = None
         self._last_t = -math.inf
         self._strike: float | None = None
+        self._cue_hidden: float | None = None  # the cue ball went out of sight on its spot
 
     # -- the seam ------------------------------------------------------------------------------
 
@@ -160,6 +161,8 @@ class ShotDetector:
         self._shot = list(self._history)
         self._history.clear()
         self._shot_keys = {tid: track.key for tid, track in self.tracker.tracks.items()}
+        cue = [t for t in self.tracker.tracks.values() if t.key == "cue"]
+        self._cue_hidden = cue[0].hidden_at_rest if cue else None
         self._shot_start = {
             tid: (float(track.rest_xy[0]), float(track.rest_xy[1]))
             for tid, track in self.tracker.tracks.items()
@@ -232,9 +235,12 @@ class ShotDetector:
         dt = float(np.median(np.diff([o.t for o in shot]))) if len(shot) > 1 else 1 / 60
         cue = next((p for p in paths.values() if p.key == "cue"), None)
         others = [p for p in paths.values() if p.key != "cue"]
-        t_start = strike_time(cue) if cue is not None else None
-        if t_start is None:
-            t_start = shot[0].t
+        seen_start = strike_time(cue) if cue is not None else None
+        if seen_start is None:
+            seen_start = shot[0].t
+        # Struck out of sight (seen first coming back from a cushion): earlier than seen.
+        hidden_start = strike_time(cue, self._cue_hidden) if cue is not None else None
+        t_start = min(seen_start, hidden_start) if hidden_start is not None else seen_start
         events: list[Event] = []
         first: int | None = None
         tie: list[int] = []
@@ -274,7 +280,7 @@ class ShotDetector:
             p.t[i] for p in paths.values() if (i := p.last_seen()) is not None and i < len(shot) - 1
         ]
         t_end = max([self._end_time(shot), *(e.t for e in events), *lost])
-        if t_end <= t_start and not events:
+        if t_end <= seen_start and not events:
             self._shots -= 1
             return None
         pocketed = [{"ball": e.balls[0], "pocket": e.pocket} for e in events if e.type == "pocket"]

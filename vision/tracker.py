@@ -90,6 +90,7 @@ class Track:
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
     look_t: float = -1e9  # when its look was last taken
     reached: bool = False  # a ball in motion came within reach of it since it rested
+    hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
 
     def predicted(self, t: float) -> NDArray[np.float64]:
         return self.xy + self.velocity * (t - self.t)
@@ -377,6 +378,8 @@ class Tracker:
             ):
                 track.velocity = np.zeros(2)
                 xy = track.rest_xy
+            if not self._in_play(track):  # seen on its spot, or again after lost there
+                track.hidden_at_rest = track.missing_since
             track.xy = xy
             track.t = t
             track.seen = True
@@ -541,7 +544,7 @@ class Tracker:
             else:
                 track.xy = xy
             track.t, track.rest_xy = t, track.xy.copy()
-            track.velocity, track.reached = np.zeros(2), False
+            track.velocity, track.reached, track.hidden_at_rest = np.zeros(2), False, None
             track.seen, track.missing_since = True, None
             # Only what it looks like now: tracks can swap in a crowd, so a look from
             # before this rest may belong to another ball. A ball in a cluster is looked at

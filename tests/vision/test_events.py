@@ -320,6 +320,21 @@ def test_a_strike_out_of_sight_is_placed_after_the_cue_ball_was_last_seen_still(
     assert strike_time(cue) == pytest.approx(0.55, abs=0.01)
 
 
+def test_a_cue_ball_struck_out_of_sight_and_seen_coming_back_left_when_it_was_hidden() -> None:
+    # Hidden on its spot from 0.5 s (under the cue and the arm along its path), struck then,
+    # off the foot cushion unseen, and seen at 1.2 s on its way back: a straight way back
+    # from there would put the strike at 0.9 s.
+    times = np.arange(0, 2.0, 1 / FPS)
+    xy = [(1500.0 + 2000.0 * min(t - 0.5, 0.5) - 2000.0 * max(t - 1.0, 0.0), 600.0) for t in times]
+    xy = [(1500.0, 600.0) if t < 0.5 else p for t, p in zip(times, xy, strict=True)]
+    cue = Path("cue", times, np.array(xy), ~((times > 0.5) & (times < 1.2)), (1500.0, 600.0))
+    assert strike_time(cue) == pytest.approx(0.9, abs=0.02)
+    assert strike_time(cue, hidden_since=0.5) == 0.5
+    # Seen first going away from its spot, it went straight: the straight way back holds.
+    away = _unseen_between(straight("cue", (1500.0, 600.0), (2000.0, 0.0), 0.9, times), 0.5, 1.0)
+    assert strike_time(away, hidden_since=0.5) == pytest.approx(0.9, abs=0.02)
+
+
 def test_a_ball_leaving_towards_the_cue_ball_was_not_hit_by_it() -> None:
     times = np.arange(0, 1.5, 1 / 120)
     cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)

@@ -378,3 +378,6 @@ def test_the_cue_ball_struck_out_of_sight_is_found_again_where_it_rolls() -> Non
         tracker.update(t, frame(balls, arm=spot if 5 <= i < 35 else None))
         t += 1 / 60
     assert ball_at(tracker, "cue")[0] == pytest.approx(x, abs=15.0)
+    # When it went out of sight on its spot: the shot may have started then.
+    (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+    assert cue.hidden_at_rest == pytest.approx(5 / 60, abs=1 / 60)
