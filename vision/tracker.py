@@ -9,6 +9,7 @@ once whenever the table comes to rest again.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from vision.assignment import assign
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
-from vision.geometry import BALL_RADIUS_MM, point_segment_distance
+from vision.geometry import BALL_RADIUS_MM
 from vision.identify import BallKey, Look, identify, look_at
 
 U8 = NDArray[np.uint8]
@@ -97,7 +98,7 @@ class Track:
 
     @property
     def speed(self) -> float:
-        return float(np.hypot(*self.velocity))
+        return math.hypot(float(self.velocity[0]), float(self.velocity[1]))
 
     @property
     def moving(self) -> bool:
@@ -756,24 +757,37 @@ class Tracker:
         """Whether a ball in motion may have hit `track`'s ball: its path over the last look
         back (from its spot if it left that since) on to where it is by now comes within two
         radii, measurement allowed for. A ball struck away from one beside it has not hit it.
+
+        (Plain floats: during a break every moving ball asks this of every other, each frame.)
         """
-        back = other.velocity * MOTION_LOOKBACK_S
-        start = other.xy - back
-        if other.rest_xy is not None and np.hypot(*(other.xy - other.rest_xy)) < np.hypot(*back):
-            start = other.rest_xy
-        end = other.xy + other.velocity * (t - other.t)
+        ox, oy = float(other.xy[0]), float(other.xy[1])
+        vx, vy = float(other.velocity[0]), float(other.velocity[1])
+        speed = math.hypot(vx, vy)
+        sx, sy = ox - vx * MOTION_LOOKBACK_S, oy - vy * MOTION_LOOKBACK_S
+        if other.rest_xy is not None:
+            rx, ry = float(other.rest_xy[0]), float(other.rest_xy[1])
+            if math.hypot(ox - rx, oy - ry) < speed * MOTION_LOOKBACK_S:
+                sx, sy = rx, ry
+        ahead_s = t - other.t
+        dx, dy = ox + vx * ahead_s - sx, oy + vy * ahead_s - sy
+        px, py = float(track.xy[0]) - sx, float(track.xy[1]) - sy
         slack = REACH_SLACK_MM
         if other.missing_since is not None:  # lost in motion: it may have turned anywhere
-            slack += other.speed * (t - other.t)
-        if float((track.xy - start) @ (end - start)) > 0:
+            slack += speed * ahead_s
+        along = px * dx + py * dy
+        if along > 0:
             # Ahead of where it started: its blurred centre lags where it was.
-            slack += other.speed * HALF_EXPOSURE_S
-        gap = point_segment_distance(track.xy[None], start, end)[0]
-        return bool(gap <= 2 * BALL_RADIUS_MM + slack)
+            slack += speed * HALF_EXPOSURE_S
+        length2 = dx * dx + dy * dy
+        f = min(max(along / length2, 0.0), 1.0) if length2 > 1e-12 else 0.0
+        return math.hypot(px - f * dx, py - f * dy) <= 2 * BALL_RADIUS_MM + slack
 
     @staticmethod
     def _in_play(track: Track) -> bool:
-        return track.rest_xy is not None and bool(np.hypot(*(track.xy - track.rest_xy)) > MOVED_MM)
+        rest = track.rest_xy
+        if rest is None:
+            return False
+        return math.hypot(float(track.xy[0] - rest[0]), float(track.xy[1] - rest[1])) > MOVED_MM
 
     def _at_a_pocket(self, track: Track) -> bool:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""
