@@ -732,26 +732,36 @@ class Tracker:
             or self._in_play(track)
         ):
             return True
-        return self._may_be_hit(track, t)
+        if self._on_a_path(track, t):
+            track.reached = True  # hit, it may be anywhere until it rests again, seen or not
+            return True
+        return self._in_reach_of_the_unseen_cue_ball(track, t)
 
     def _may_be_hit(self, track: Track, t: float) -> bool:
-        """Whether a ball in motion, or the cue ball out of sight, may just have reached
-        `track`'s ball (and, for a ball in motion, remembered: see _may_have_moved)."""
-        for other in self.tracks.values():
-            if other is track:
-                continue
-            if other.key == "cue" and other.missing_since is not None:
-                # Out of sight it may have been struck, as fast as any ball goes (until it
-                # is seen again, and where it went with it).
-                reach = MAX_SPEED_MM_S * (t - other.missing_since)
-                if np.hypot(*(other.xy - track.xy)) <= 2 * BALL_RADIUS_MM + reach:
-                    return True
-            elif (other.moving or self._in_play(other)) and self._on_path_of(other, track, t):
-                # Hit, it may be anywhere until it rests again, seen or not (into a dark
-                # corner and back out).
-                track.reached = True
-                return True
-        return False
+        """Whether a ball in motion, or the cue ball out of sight, may just have hit it."""
+        return self._on_a_path(track, t) or self._in_reach_of_the_unseen_cue_ball(track, t)
+
+    def _on_a_path(self, track: Track, t: float) -> bool:
+        """Whether a ball in motion may just have reached `track`'s ball (_on_path_of)."""
+        return any(
+            other is not track
+            and (other.moving or self._in_play(other))
+            and not (other.key == "cue" and other.missing_since is not None)
+            and self._on_path_of(other, track, t)
+            for other in self.tracks.values()
+        )
+
+    def _in_reach_of_the_unseen_cue_ball(self, track: Track, t: float) -> bool:
+        """Out of sight the cue ball may have been struck, as fast as any ball goes (until it
+        is seen again, and where it went with it)."""
+        return any(
+            other is not track
+            and other.key == "cue"
+            and other.missing_since is not None
+            and np.hypot(*(other.xy - track.xy))
+            <= 2 * BALL_RADIUS_MM + MAX_SPEED_MM_S * (t - other.missing_since)
+            for other in self.tracks.values()
+        )
 
     def _on_path_of(self, other: Track, track: Track, t: float) -> bool:
         """Whether a ball in motion may have hit `track`'s ball: its path over the last look
