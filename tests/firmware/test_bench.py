@@ -21,5 +21,6 @@ def test_bench_prints_rates_frames_per_second_and_peak_memory() -> None:
     (line,) = [ln for ln in done.stdout.splitlines() if ln.strip().startswith("640x360:")]
     numbers = re.findall(r"[\d,.]+(?= frames/s| with decoding| MB)", line)
     vision, decoded, per_frame, peak = (float(n.replace(",", "")) for n in numbers)
-    assert vision > decoded > 0  # decoding only adds time
+    # (No order between the two: they are timed apart, and a loaded machine can flip it.)
+    assert vision > 0 and decoded > 0
     assert 0 < per_frame < 1 and 20 < peak < 1000
