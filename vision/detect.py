@@ -37,6 +37,11 @@ UNCLIP_MIN_SEEN = 0.3
 FAINT_FLOOR = 8.0
 FAINT_NOISE_FACTOR = 10.0
 FAINT_APART_RADII = 2.2  # no ball's centre is nearer another's than two radii
+# A dark region is grown from its clearly dark pixels into those half as dark: a black ball
+# in motion is blurred with the cloth (and its number circle is not dark at all). The clearly
+# dark part must be a quarter of a ball (a pocket's shaded rim has specks).
+DARK_GROW = 0.5
+DARK_SEED_BALLS = 0.25
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,7 @@ class Disc:
     cluster: int  # how many balls share its blob
     cover: float  # how much of its share of the blob the disc explains
     streak: bool = False  # blurred along its path (its colour is mixed with the cloth's)
+    dark: bool = False  # found by its darkness alone: only a black ball can be this
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,9 +196,11 @@ def _unit_disc(steps: int) -> NDArray[np.float64]:
 _UNIT_DISC = _unit_disc(21)
 
 
-def _full_res(hx: float, hy: float, cluster: int, cover: float, streak: bool = False) -> Disc:
+def _full_res(
+    hx: float, hy: float, cluster: int, cover: float, streak: bool = False, dark: bool = False
+) -> Disc:
     # Half-resolution pixel centres sit at (i + 0.5) * 2 - 0.5 in full resolution.
-    return Disc(2 * hx + 0.5, 2 * hy + 0.5, cluster, cover, streak)
+    return Disc(2 * hx + 0.5, 2 * hy + 0.5, cluster, cover, streak, dark)
 
 
 @dataclass(frozen=True)
@@ -279,12 +287,16 @@ def _dark_discs(
     wanted: int,
 ) -> list[Disc]:
     """The most ball-like dark regions that are not the shading or shadow of a found ball."""
-    mask = ((dark > 1.0) & (colour_mask == 0)).astype(np.uint8)
+    weak = ((dark > DARK_GROW) & (colour_mask == 0)).astype(np.uint8)
     ox, oy = origin
     for disc in found:
         hx, hy = (disc.x - 0.5) / 2 - ox, (disc.y - 0.5) / 2 - oy
-        cv2.circle(mask, (round(hx), round(hy)), round(1.6 * radius_half), (0,), -1)
+        cv2.circle(weak, (round(hx), round(hy)), round(1.6 * radius_half), (0,), -1)
     ball_area = math.pi * radius_half * radius_half
+    _, labels = cv2.connectedComponents(weak)
+    seeds = np.bincount(labels[(dark > 1.0) & (weak > 0)])
+    grown = np.nonzero(seeds >= DARK_SEED_BALLS * ball_area)[0]
+    mask = (np.isin(labels, grown) & (labels > 0)).astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     scored = []
     for contour in contours:
@@ -303,7 +315,7 @@ def _dark_discs(
             cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
         scored.append((roundness + 0.2 * min(depth, 3.0) - abs(area / ball_area - 1) * 0.3, cx, cy))
     scored.sort(reverse=True)
-    return [_full_res(ox + cx, oy + cy, 1, 1.0) for _, cx, cy in scored[:wanted]]
+    return [_full_res(ox + cx, oy + cy, 1, 1.0, dark=True) for _, cx, cy in scored[:wanted]]
 
 
 def _no_overlaps(

@@ -45,6 +45,8 @@ HALF_EXPOSURE_S = 1 / 120
 # A ball lost from sight for longer than this comes back where it was lost (from under an
 # arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
 MISSING_REACH_S = 0.35
+# A ball whose looks are mostly dark pixels may be found by its darkness alone.
+DARK_LOOK = 0.5
 # A resting ball's spot this much covered (of the square about it) is under something.
 COVERED_SPOT = 0.6
 # How far off a rolling ball's measured speed (from two noisy positions) may be.
@@ -90,7 +92,7 @@ class Track:
     looks: list[Look] = field(default_factory=list)
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
     look_t: float = -1e9  # when its look was last taken
-    reached: bool = False  # a ball in motion came within reach of it since it rested
+    reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
 
     def predicted(self, t: float) -> NDArray[np.float64]:
@@ -318,6 +320,7 @@ class Tracker:
         anchored: set[int] = set()  # object balls at rest that no ball in motion could reach
         if candidates and len(found):
             cloth_under = self._cloth_under(found)
+            dark = np.array([d.dark for d in detections.discs], bool)
             cost = np.full((len(candidates), len(found)), np.inf)
             for row, tid in enumerate(candidates):
                 track = self.tracks[tid]
@@ -335,8 +338,19 @@ class Tracker:
                 # The cue ball lost at rest may be struck while out of sight, however long:
                 # hidden under the cue and the arm along its path, it is seen again anywhere.
                 struck_unseen = track.key == "cue" and not (track.moving or self._in_play(track))
-                far = may_have_moved and (dt <= MISSING_REACH_S or struck_unseen)
-                speed, unseen = MAX_SPEED_MM_S, dt
+                # So may an object ball hit while out of sight (under the cue, beside the
+                # arm), from the moment it was hit.
+                hit_unseen_at = (
+                    track.reached_at
+                    if track.reached_at is not None
+                    and track.missing_since is not None
+                    and track.missing_since < track.reached_at
+                    else None
+                )
+                far = may_have_moved and (
+                    dt <= MISSING_REACH_S or struck_unseen or hit_unseen_at is not None
+                )
+                speed, unseen = MAX_SPEED_MM_S, dt if hit_unseen_at is None else t - hit_unseen_at
                 if at_a_pocket:
                     # Out of the mouth it is in sight again: only its way out went unseen.
                     speed, unseen = JAW_REBOUND * track.speed, min(dt, MOTION_LOOKBACK_S)
@@ -362,6 +376,8 @@ class Tracker:
                 if beyond.any() and self._spot_covered(track, looks_from):
                     gate = BALL_RADIUS_MM
                 allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
+                if not self._may_look_dark(track):
+                    allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
         matched_tracks = set()
@@ -545,7 +561,7 @@ class Tracker:
             else:
                 track.xy = xy
             track.t, track.rest_xy = t, track.xy.copy()
-            track.velocity, track.reached, track.hidden_at_rest = np.zeros(2), False, None
+            track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
             track.seen, track.missing_since = True, None
             # Only what it looks like now: tracks can swap in a crowd, so a look from
             # before this rest may belong to another ball. A ball in a cluster is looked at
@@ -726,14 +742,14 @@ class Tracker:
         piece of the bridge hand over it) is not it."""
         if (
             track.key in (None, "cue")
-            or track.reached
+            or track.reached_at is not None
             or track.moving
             or track.rest_xy is None
             or self._in_play(track)
         ):
             return True
         if self._on_a_path(track, t):
-            track.reached = True  # hit, it may be anywhere until it rests again, seen or not
+            track.reached_at = t  # hit, it may be anywhere until it rests again, seen or not
             return True
         return self._in_reach_of_the_unseen_cue_ball(track, t)
 
@@ -894,6 +910,14 @@ class Tracker:
         cv2.drawContours(mask, outlines, -1, (255,), -1)
         cv2.drawContours(mask, outlines, -1, (255,), max(1, round(self.radius_px)))
         return mask
+
+    @staticmethod
+    def _may_look_dark(track: Track) -> bool:
+        """Whether darkness alone may show the ball: the 8, one not known yet, or one that
+        looked mostly dark (a maroon 7 in dim light)."""
+        if track.key in (None, 8) or not track.looks:
+            return True
+        return float(np.median([look.dark for look in track.looks])) >= DARK_LOOK
 
     def _dark_wanted(self) -> int:
         return 1 if 8 in self.on_table else 0

@@ -139,3 +139,37 @@ def test_a_rack_is_split_into_its_balls_when_the_rules_count_one_more() -> None:
     assert len(found.discs) == 10
     for cx, cy in centres:
         assert min(np.hypot(d.x - full_res(cx), d.y - full_res(cy)) for d in found.discs) < 2.0
+
+
+def blurred_black_ball(
+    core: float, shape: tuple[int, int] = (40, 40)
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """(colour, dark) maps of a black ball blurred along x at (20, 20): a ball wide, 1.6
+    long, half dark over most of its streak and clearly dark only where its ring is widest
+    (two arcs of `core` pixels each); its white number circle is colour, not dark."""
+    ys, xs = np.mgrid[: shape[0], : shape[1]]
+    along = np.clip(xs - 20.0, -0.3 * RADIUS, 0.3 * RADIUS)
+    streak = (xs - 20.0 - along) ** 2 + (ys - 20.0) ** 2 <= RADIUS**2
+    dark = np.where(streak, 0.8, 0.0).astype(np.float32)
+    arcs = np.argwhere(streak & (np.abs(ys - 20.0) >= 1.0))
+    arcs = arcs[np.argsort(np.abs(arcs[:, 1] - 20.0))][: 2 * core]
+    dark[arcs[:, 0], arcs[:, 1]] = 1.3
+    colour = np.where((xs - 20.0) ** 2 + (ys - 20.0) ** 2 <= 1.0, 2.0, 0.0).astype(np.float32)
+    return colour, dark
+
+
+def test_a_black_ball_blurred_by_its_speed_is_found_by_its_darkness() -> None:
+    # The clearly dark part alone (a third of a ball) is too small to be one.
+    colour, dark = blurred_black_ball(core=5)
+    found = detect(colour, dark, RADIUS, dark_balls=1)
+    assert len(found.discs) == 1
+    (disc,) = found.discs
+    assert disc.dark
+    assert disc.x == pytest.approx(full_res(20.0), abs=1.5)
+    assert disc.y == pytest.approx(full_res(20.0), abs=1.5)
+
+
+def test_a_shaded_patch_with_dark_specks_is_no_black_ball() -> None:
+    colour, dark = blurred_black_ball(core=1)
+    colour[:] = 0.0
+    assert detect(colour, dark, RADIUS, dark_balls=1).discs == ()

@@ -186,6 +186,8 @@ def test_a_ball_that_bounced_off_a_pocket_jaw_is_followed_back_out() -> None:
 
 
 BLACK = (18, 18, 18)
+BLUE = (190, 60, 20)  # the 2 (BGR)
+SHADE = (14, 42, 10)  # the cloth in deep shade
 
 
 def test_an_object_ball_hidden_at_rest_under_an_arm_stays_where_it_rested() -> None:
@@ -381,3 +383,47 @@ def test_the_cue_ball_struck_out_of_sight_is_found_again_where_it_rolls() -> Non
     # When it went out of sight on its spot: the shot may have started then.
     (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
     assert cue.hidden_at_rest == pytest.approx(5 / 60, abs=1 / 60)
+
+
+def test_an_object_ball_hit_while_out_of_sight_is_found_again_where_it_rolls() -> None:
+    # The 3 rests under the player's arm, which stays down after the stroke: the cue ball
+    # runs into it there, and the 3 rolls on under the cue for half a second before it
+    # comes out in plain sight, far from its spot.
+    spot, arm = (1200.0, 600.0), (1270.0, 560.0)
+    contact = spot[0] - 2 * BALL_RADIUS_MM - 1.0
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    t = 0.0
+    x = spot[0]
+    for i in range(80):
+        cue_x = contact - min(abs(contact - 400.0 - 30.0 * i), 500.0)  # drawn back
+        balls = {(cue_x, spot[1]): WHITE}
+        if i < 5:
+            balls[spot] = RED
+        hit = (contact - 400.0) / 30.0
+        x = spot[0] + 30.0 * min(max(i - hit, 0.0), 30.0)
+        if i >= hit + 28:
+            balls[(x, spot[1])] = RED
+        tracker.update(t, frame(balls, arm=arm if 5 <= i < 60 else None))
+        t += 1 / 60
+    assert ball_at(tracker, 3) == pytest.approx((x, spot[1]), abs=15.0)
+
+
+def test_a_coloured_ball_lost_in_motion_is_not_found_again_in_a_dark_patch() -> None:
+    # The 2, struck by the cue ball, rolls towards a dark patch (a pocket's shaded rim, a
+    # black sleeve) and goes out of sight beside it: darkness alone shows only the 8 (or a
+    # ball that looked dark).
+    spot, hit = (800.0, 600.0), 10
+    tracker = Tracker(CALIBRATION, ("cue", 2, 8))
+    t = 0.0
+    for i in range(40):
+        balls = {stun_shot(spot, (30.0, 0.0), i, hit): WHITE, (2200.0, 1000.0): BLACK}
+        if i < 30:
+            balls[(spot[0] + 30.0 * max(i - hit, 0), spot[1])] = BLUE
+        else:
+            balls[(1405.0, 610.0)] = SHADE
+        tracker.update(t, frame(balls))
+        t += 1 / 60
+        if i == 29:
+            assert np.hypot(*(ball_at(tracker, 2) - (1370.0, 600.0))) < 15.0
+    (two,) = [tr for tr in tracker.tracks.values() if tr.key == 2]
+    assert two.missing_since is not None, f"the 2 taken at {two.xy}"
