@@ -45,6 +45,13 @@ HALF_EXPOSURE_S = 1 / 120
 # A ball lost from sight for longer than this comes back where it was lost (from under an
 # arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
 MISSING_REACH_S = 0.35
+# A ball lost in motion is looked for as a faint disc as far as this speed (or its own) takes
+# it: one faster than this is a streak, not a disc.
+FAINT_SEARCH_SPEED_MM_S = 1500.0
+FAINT_CANDIDATES = 2  # faint_discs gives twice as many spots
+FAINT_MARGIN_RADII = 4.0
+# A ball whose colour is this near the cloth's (at some brightness) is nearly the cloth's.
+CLOTH_LIKE_GAP = 22.0
 # A ball whose looks are mostly dark pixels may be found by its darkness alone.
 DARK_LOOK = 0.5
 # A resting ball's spot this much covered (of the square about it) is under something.
@@ -92,6 +99,8 @@ class Track:
     looks: list[Look] = field(default_factory=list)
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
     look_t: float = -1e9  # when its look was last taken
+    # Found at rest only by its darkness or as a faint disc: nearly the cloth's colour.
+    faint: bool = False
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
 
@@ -167,6 +176,9 @@ class Tracker:
             return self._observe(t, (), changed=False, moving=False)
         moving = previous is not None and self._changes(y_half, planes, previous) is not None
         detections, found = self._detect_in(t, changed_mask, planes, y_half)
+        detections, found = self._look_for_the_lost(
+            t, detections, found, changed_mask, planes, y_half
+        )
         self._associate(
             t,
             detections,
@@ -254,6 +266,83 @@ class Tracker:
             occluders.extend(found.occluders)
         kept, table_xy = self._not_openings(list(self._unclipped(discs)), planes, y_half, t)
         return Detections(tuple(kept), tuple(occluders)), table_xy
+
+    def _look_for_the_lost(
+        self,
+        t: float,
+        detections: Detections,
+        found: NDArray[np.float64],
+        mask: U8,
+        planes: Planes,
+        y_half: U8,
+    ) -> tuple[Detections, NDArray[np.float64]]:
+        """The detections, and faint discs near where balls lost in motion should be.
+
+        A ball of nearly the cloth's colour (a maroon 7 on red cloth) is too like the cloth
+        to stand out of the whole frame once it rolls off its spot; near where its track says
+        it is, its disc still stands out of the cloth ring around it (faint_discs).
+        """
+        assert self.cloth is not None
+        height, width = y_half.shape
+        extra: list[Disc] = []
+        for track in self.tracks.values():
+            unseen = t - track.t
+            if (
+                not track.faint
+                or unseen > MISSING_REACH_S
+                or not (track.moving or self._in_play(track) or track.reached_at is not None)
+                or self._at_a_pocket(track)
+            ):
+                continue
+            if (
+                track.rest_xy is not None
+                and not (track.moving or self._in_play(track))
+                and not self._in_mask(track.xy, mask, STILL_CORE_RADII)
+            ):
+                continue  # passed close by, not hit: its spot looks as it did
+            centre = self._pixel(track.predicted(t))
+            if self._covered(centre, detections.occluders):
+                continue
+            reach_mm = 2 * BALL_RADIUS_MM + max(track.speed, FAINT_SEARCH_SPEED_MM_S) * unseen
+            reach = reach_mm * self.radius_px / BALL_RADIUS_MM / 2  # half-resolution pixels
+            # The window holds the cloth around the farthest place it may be, too: a spot
+            # is judged against its ring, and the window's cloth sets the noise level.
+            margin = reach + FAINT_MARGIN_RADII * self.radius_px / 2
+            hx, hy = (centre + 0.5) / 2 - 0.5
+            x0, y0 = max(int(hx - margin), 0), max(int(hy - margin), 0)
+            x1, y1 = min(int(hx + margin) + 2, width), min(int(hy + margin) + 2, height)
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                continue
+            window = np.s_[y0:y1, x0:x1]
+            in_reach = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.circle(in_reach, (round(hx) - x0, round(hy) - y0), math.ceil(reach), (1,), -1)
+            # Not where another ball is: found, or known to rest where nothing changed.
+            others = [self._pixel(o.xy) for o in self.tracks.values() if o is not track]
+            near = [
+                dataclasses.replace(d, x=d.x - 2 * x0, y=d.y - 2 * y0)
+                for d in (*detections.discs, *extra)
+            ] + [Disc(px - 2 * x0, py - 2 * y0, 1, 1.0) for px, py in others]
+            faint = faint_discs(
+                (y_half[window], planes.u[window], planes.v[window]),
+                self.cloth.table_mask[window],
+                near,
+                self.radius_px / 2,
+                wanted=FAINT_CANDIDATES,
+                can_rest=in_reach,
+            )
+            # The strongest spots may be a cushion's corner or a shadow's edge: the
+            # association takes the one that is the ball by where it is and its colour.
+            extra += [dataclasses.replace(d, x=d.x + 2 * x0, y=d.y + 2 * y0) for d in faint]
+        if not extra:
+            return detections, found
+        kept, kept_xy = self._not_openings(list(self._unclipped(extra)), planes, y_half, t)
+        # A pocket's mouth is all edges and shade: what is faint there is no ball to go by.
+        clear = [not self._in_a_mouth(xy) for xy in kept_xy]
+        kept, kept_xy = [d for d, ok in zip(kept, clear, strict=True) if ok], kept_xy[clear]
+        return (
+            Detections((*detections.discs, *kept), detections.occluders),
+            np.vstack([found.reshape(-1, 2), kept_xy.reshape(-1, 2)]),
+        )
 
     def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
         """The discs, those the cloth's edge cuts (against a cushion) put where they are."""
@@ -472,6 +561,7 @@ class Tracker:
         )
         # One more than the rules' count is looked for: a shadow found as a ball must not
         # crowd out a faint one (identification keeps the likelier).
+        faint: list[Disc] = []
         if len(discs) <= len(self.on_table):
             faint = faint_discs(
                 (y_half, planes.u, planes.v),
@@ -484,11 +574,12 @@ class Tracker:
             faint, faint_found = self._not_openings(faint, planes, y_half, t)
             discs += faint
             found = np.vstack([found, faint_found])
+        is_faint = np.arange(len(discs)) >= len(discs) - len(faint)
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
         # dark blob there is the hole.
         restable = self._can_rest(found)
         discs = [d for d, ok in zip(discs, restable, strict=True) if ok]
-        found = found[restable]
+        found, is_faint = found[restable], is_faint[restable]
         self._hide_occluded(t, detections.occluders)
         self._occluders = detections.occluders
         tids = list(self.tracks)
@@ -563,11 +654,16 @@ class Tracker:
             track.t, track.rest_xy = t, track.xy.copy()
             track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
             track.seen, track.missing_since = True, None
+            track.faint = bool(is_faint[col]) or discs[col].dark
             # Only what it looks like now: tracks can swap in a crowd, so a look from
             # before this rest may belong to another ball. A ball in a cluster is looked at
             # too (its middle is its own), which is how a rack gets its ids.
             track.looks = [looks[col]]
             track.colour = self._colours([discs[col]], planes)[0]
+            cloth_here = self._cloth_under(track.xy[None, :])
+            track.faint = track.faint or bool(
+                self._colour_gap(track, cloth_here, cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
+            )
         self._identify(stayed, after_shot)
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 

@@ -427,3 +427,23 @@ def test_a_coloured_ball_lost_in_motion_is_not_found_again_in_a_dark_patch() -> 
             assert np.hypot(*(ball_at(tracker, 2) - (1370.0, 600.0))) < 15.0
     (two,) = [tr for tr in tracker.tracks.values() if tr.key == 2]
     assert two.missing_since is not None, f"the 2 taken at {two.xy}"
+
+
+def test_a_ball_of_nearly_the_cloths_colour_is_followed_as_it_rolls() -> None:
+    # A green 6 on green cloth, a shade darker: found at rest as a faint disc, and too like
+    # the cloth to stand out of the whole frame once it rolls; near where it should be, it
+    # still does.
+    six = (34, 100, 25)  # BGR; the cloth is (40, 120, 30)
+    spot, hit = (900.0, 600.0), 10
+    tracker = Tracker(CALIBRATION, ("cue", 6))
+    seen = 0
+    x = spot[0]
+    for i in range(50):
+        x = spot[0] + 10.0 * max(i - hit, 0)  # 0.6 m/s from frame 10
+        balls = {stun_shot(spot, (20.0, 0.0), i, hit): WHITE, (x, spot[1]): six}
+        tracker.update(i / 60, frame(balls))
+        (track,) = [t for t in tracker.tracks.values() if t.key == 6]
+        if i > hit:
+            seen += track.missing_since is None and abs(track.xy[0] - x) < 15.0
+    assert seen >= 30
+    assert abs(ball_at(tracker, 6)[0] - x) < 15.0
