@@ -360,8 +360,11 @@ def cushion_contacts(
     # Between two frames a fast ball may turn off the cushion unseen: its nearest sample is
     # then up to half a frame's travel away, or, judged by its lines in and out, at the
     # cushion.
+    # (A frame's travel is the longer of its steps in and out: the chord across the turn
+    # itself is short.)
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
-    ceiling = CUSHION_REACH_MM + 0.25 * steps
+    travel = np.maximum(steps, np.append(steps[1:], 0.0))
+    ceiling = CUSHION_REACH_MM + 0.25 * travel
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
         reach = np.where(apex <= APEX_REACH_MM, np.inf, ceiling)
