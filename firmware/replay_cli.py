@@ -206,6 +206,8 @@ def evaluate_main(args: argparse.Namespace) -> int:
         right = total.fact_right[name]
         print(f"  {name:<18} {right:>5}/{total.shots}  ({100 * right / n:5.1f} %)")
     print(f"  all facts exact    {total.exact:>5}/{total.shots}  ({100 * total.exact / n:5.1f} %)")
+    jaws = total.exact_but_pocket_jaws
+    print(f"  exact but pot jaws {jaws:>5}/{total.shots}  ({100 * jaws / n:5.1f} %)")
     print(f"  rulings changed    {total.rulings_changed:>5}/{total.shots}")
     if args.json is not None:
         args.json.write_text(

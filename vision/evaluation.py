@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import InputError, Session, parse_state
+from vision.geometry import Table
 
 Facts = Mapping[str, Any]
 # Shots are matched by their strike: a found shot within this of a true one is that shot.
@@ -94,6 +95,25 @@ class ShotScore:
     @property
     def exact(self) -> bool:
         return self.found is not None and all(self.agree.values())
+
+    @property
+    def exact_but_pocket_jaws(self) -> bool:
+        """Exact, or wrong only in rails that potted balls have at the pocket they went
+        into: a jaw touched or missed inside the mouth, by a ball half out of sight, is a
+        matter of millimetres (and never changes a ruling: the ball was potted)."""
+        if self.exact:
+            return True
+        if self.found is None or not all(
+            ok for name, ok in self.agree.items() if name not in ("railed", "rails")
+        ):
+            return False
+        table = Table()
+        jaw_rails = {
+            str(p["ball"]): {rail.value for rail, _ in table.jaws(str(p["pocket"]))}
+            for p in self.truth.get("pocketed", [])
+        }
+        wrong = _rails(self.truth) ^ _rails(self.found)
+        return all(rail in jaw_rails.get(ball, set()) for ball, rail in wrong)
 
 
 @dataclass
@@ -203,6 +223,7 @@ class Totals:
     extra: int
     fact_right: dict[str, int]
     exact: int
+    exact_but_pocket_jaws: int
     rulings_changed: int
 
 
@@ -216,5 +237,6 @@ def totals(scores: Iterable[RecordingScore]) -> Totals:
         extra=sum(len(r.extra) for r in scores),
         fact_right={k: sum(s.agree.get(k, False) for s in shots) for k in FACT_NAMES},
         exact=sum(s.exact for s in shots),
+        exact_but_pocket_jaws=sum(s.exact_but_pocket_jaws for s in shots),
         rulings_changed=sum(s.ruling_changed for s in shots),
     )

@@ -119,6 +119,20 @@ def test_evaluate_counts_a_missed_shot_and_a_changed_ruling() -> None:
     assert second.found is None and not second.exact
 
 
+def test_evaluate_counts_apart_a_potted_balls_jaw_at_its_pocket() -> None:
+    truth = [
+        {"shot": 1, "t_start": 1.0, "first_contact": 3, "off_table": [],
+         "rails_after_contact": [{"ball": "cue", "rail": "left"}],
+         "pocketed": [{"ball": 3, "pocket": "FL"}]},
+    ]  # fmt: skip
+    jaw = [{"ball": 3, "rail": "foot"}, {"ball": "cue", "rail": "left"}]
+    not_a_jaw = [{"ball": 3, "rail": "right"}, {"ball": "cue", "rail": "left"}]
+    by_jaw = score_recording("r", [dict(truth[0], rails_after_contact=jaw)], truth).shots[0]
+    assert not by_jaw.exact and by_jaw.exact_but_pocket_jaws and not by_jaw.ruling_changed
+    by_rail = score_recording("r", [dict(truth[0], rails_after_contact=not_a_jaw)], truth).shots[0]
+    assert not by_rail.exact_but_pocket_jaws
+
+
 def test_evaluate_shows_what_was_true_and_what_was_found(tmp_path: Path) -> None:
     source = FIXTURES / "pot_straight"
     for item in source.iterdir():
