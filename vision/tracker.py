@@ -52,6 +52,7 @@ FAINT_CANDIDATES = 2  # faint_discs gives twice as many spots
 FAINT_MARGIN_RADII = 4.0
 # A ball whose colour is this near the cloth's (at some brightness) is nearly the cloth's.
 CLOTH_LIKE_GAP = 22.0
+COLOURED_LOOK = 0.5  # a look with this much of its disc coloured is a coloured ball's
 # A ball whose looks are mostly dark pixels may be found by its darkness alone.
 DARK_LOOK = 0.5
 # A resting ball's spot this much covered (of the square about it) is under something.
@@ -101,6 +102,7 @@ class Track:
     look_t: float = -1e9  # when its look was last taken
     # Found at rest only by its darkness or as a faint disc: nearly the cloth's colour.
     faint: bool = False
+    cloth_coloured: bool = False  # its colour, at some brightness, is nearly the cloth's
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
 
@@ -660,10 +662,13 @@ class Tracker:
             # too (its middle is its own), which is how a rack gets its ids.
             track.looks = [looks[col]]
             track.colour = self._colours([discs[col]], planes)[0]
+            # (By its chroma only when it is mostly coloured: white and black have none, yet
+            # stand out of any cloth by their brightness.)
             cloth_here = self._cloth_under(track.xy[None, :])
-            track.faint = track.faint or bool(
+            track.cloth_coloured = looks[col].colour >= COLOURED_LOOK and bool(
                 self._colour_gap(track, cloth_here, cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
             )
+            track.faint = track.faint or track.cloth_coloured
         self._identify(stayed, after_shot)
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 
@@ -801,8 +806,10 @@ class Tracker:
 
     def _motions(self) -> tuple[Motion, ...]:
         """Where balls may be streaking, in half-resolution pixels: every moving ball where it
-        is expected, and every ball at rest (it may just have been struck)."""
-        moving = list(self.tracks.values())
+        is expected, and every ball at rest (it may just have been struck). Not a ball of the
+        cloth's colour: it makes no streak, and the blob of a ball it meets holds nothing of
+        it."""
+        moving = [tr for tr in self.tracks.values() if not tr.cloth_coloured]
         if not moving:
             return ()
         now = np.array([tr.xy for tr in moving])

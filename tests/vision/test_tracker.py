@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from tests.vision import drawn
 from tests.vision.drawn import CALIBRATION, RED, WHITE, frame, picture
 from vision.cloth import Planes
 from vision.geometry import BALL_RADIUS_MM
@@ -447,3 +448,34 @@ def test_a_ball_of_nearly_the_cloths_colour_is_followed_as_it_rolls() -> None:
             seen += track.missing_since is None and abs(track.xy[0] - x) < 15.0
     assert seen >= 30
     assert abs(ball_at(tracker, 6)[0] - x) < 15.0
+
+
+def test_the_cue_ball_following_a_ball_of_the_cloths_colour_is_not_split_in_two() -> None:
+    # The cue ball rolls on behind the green 6 it hit, over the 6's spot: the two are one
+    # blob for a while, but the 6 adds nothing to it, so it is the cue ball's alone, not two
+    # balls to share out (the 6's track would take half of it, and follow it from there).
+    six = (34, 100, 25)  # BGR; the cloth is (40, 120, 30)
+    spot, hit = (900.0, 600.0), 10
+    contact = spot[0] - 2 * BALL_RADIUS_MM
+    tracker = Tracker(CALIBRATION, ("cue", 6))
+    astray = 0
+    for i in range(40):
+        after = max(i - hit, 0)
+        cue = (contact - 20.0 * max(hit - i, 0) + 9.0 * after, spot[1])
+        x = spot[0] + 12.0 * after
+        tracker.update(i / 60, frame({cue: WHITE, (x, spot[1]): six}))
+        for track in tracker.tracks.values():
+            truth = cue if track.key == "cue" else (x, spot[1])
+            astray += track.missing_since is None and np.hypot(*(track.xy - truth)) >= 15.0
+    assert astray <= 3
+
+
+def test_white_and_black_balls_are_not_of_the_colour_of_a_grey_cloth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Their chroma is as nearly none as the cloth's, but their brightness sets them apart.
+    monkeypatch.setattr(drawn, "CLOTH_BGR", (105, 95, 100))
+    tracker = Tracker(CALIBRATION, ("cue", 8))
+    tracker.update(0.0, frame({(600.0, 600.0): WHITE, (1500.0, 600.0): BLACK}))
+    assert sorted(str(t.key) for t in tracker.tracks.values()) == ["8", "cue"]
+    assert not any(t.cloth_coloured for t in tracker.tracks.values())
