@@ -293,10 +293,14 @@ def _dark_discs(
         hx, hy = (disc.x - 0.5) / 2 - ox, (disc.y - 0.5) / 2 - oy
         cv2.circle(weak, (round(hx), round(hy)), round(1.6 * radius_half), (0,), -1)
     ball_area = math.pi * radius_half * radius_half
-    _, labels = cv2.connectedComponents(weak)
-    seeds = np.bincount(labels[(dark > 1.0) & (weak > 0)])
-    grown = np.nonzero(seeds >= DARK_SEED_BALLS * ball_area)[0]
-    mask = (np.isin(labels, grown) & (labels > 0)).astype(np.uint8)
+    strong = (dark > 1.0) & (weak > 0)
+    if np.count_nonzero(strong) < DARK_SEED_BALLS * ball_area:
+        return []  # most windows: nothing clearly dark enough to grow from
+    count, labels = cv2.connectedComponents(weak)
+    seeds = np.bincount(labels[strong], minlength=count)
+    grown = seeds >= DARK_SEED_BALLS * ball_area
+    grown[0] = False  # the background
+    mask = grown[labels].astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     scored = []
     for contour in contours:

@@ -48,7 +48,7 @@ MISSING_REACH_S = 0.35
 # A ball lost in motion is looked for as a faint disc as far as this speed (or its own) takes
 # it: one faster than this is a streak, not a disc.
 FAINT_SEARCH_SPEED_MM_S = 1500.0
-FAINT_CANDIDATES = 2  # faint_discs gives twice as many spots
+FAINT_CANDIDATES = 1  # faint_discs gives twice as many spots
 FAINT_MARGIN_RADII = 4.0
 # A ball whose colour is this near the cloth's (at some brightness) is nearly the cloth's.
 CLOTH_LIKE_GAP = 22.0
@@ -302,7 +302,10 @@ class Tracker:
                 and not self._in_mask(track.xy, mask, STILL_CORE_RADII)
             ):
                 continue  # passed close by, not hit: its spot looks as it did
-            centre = self._pixel(track.predicted(t))
+            predicted = track.predicted(t)
+            if len(found) and np.min(np.hypot(*(found - predicted).T)) < BALL_RADIUS_MM:
+                continue  # found where it should be (as itself or in plain sight)
+            centre = self._pixel(predicted)
             if self._covered(centre, detections.occluders):
                 continue
             reach_mm = 2 * BALL_RADIUS_MM + max(track.speed, FAINT_SEARCH_SPEED_MM_S) * unseen
@@ -467,7 +470,7 @@ class Tracker:
                 if beyond.any() and self._spot_covered(track, looks_from):
                     gate = BALL_RADIUS_MM
                 allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
-                if not self._may_look_dark(track):
+                if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
