@@ -420,8 +420,8 @@ class Tracker:
                 track = self.tracks[tid]
                 dt = max(t - track.t, 1e-3)
                 at_a_pocket = self._at_a_pocket(track)
-                if at_a_pocket and dt > POCKET_RATTLE_S:
-                    continue  # it dropped: what comes there now is another ball
+                if self._dropped(track, t):
+                    continue  # what comes there now is another ball
                 # A ball out of sight comes back where it went out of sight (from under an
                 # arm); one in play can be anywhere its speed takes it, and one that went
                 # into a pocket's mouth and bounced off the jaws comes out no faster than
@@ -869,6 +869,7 @@ class Tracker:
             other is not track
             and (other.moving or self._in_play(other))
             and not (other.key == "cue" and other.missing_since is not None)
+            and not self._dropped(other, t)
             and self._on_path_of(other, track, t)
             for other in self.tracks.values()
         )
@@ -924,6 +925,10 @@ class Tracker:
     def _at_a_pocket(self, track: Track) -> bool:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""
         return track.missing_since is not None and self._in_a_mouth(track.xy)
+
+    def _dropped(self, track: Track, t: float) -> bool:
+        """Lost in a pocket's mouth for longer than a ball rattles there: it went down."""
+        return self._at_a_pocket(track) and t - track.t > POCKET_RATTLE_S
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""

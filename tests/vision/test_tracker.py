@@ -479,3 +479,16 @@ def test_white_and_black_balls_are_not_of_the_colour_of_a_grey_cloth(
     tracker.update(0.0, frame({(600.0, 600.0): WHITE, (1500.0, 600.0): BLACK}))
     assert sorted(str(t.key) for t in tracker.tracks.values()) == ["8", "cue"]
     assert not any(t.cloth_coloured for t in tracker.tracks.values())
+
+
+def test_a_ball_that_dropped_long_ago_hits_nothing() -> None:
+    # The 3 was last seen going into the head-left corner at 2 m/s: lost in the pocket's
+    # mouth for longer than a ball rattles there, it went down, and cannot have rolled on out
+    # of sight to hit the 8 (whose track would be free to jump after a hit it never had).
+    tracker = Tracker(CALIBRATION, ("cue", 3, 8))
+    tracker.update(0.0, frame({(400.0, 200.0): RED, (600.0, 600.0): BLACK, (1800.0, 900.0): WHITE}))
+    three, eight = (next(tr for tr in tracker.tracks.values() if tr.key == k) for k in (3, 8))
+    three.xy, three.velocity = np.array([70.0, 32.0]), np.array([-1800.0, -900.0])
+    three.t, three.missing_since = 0.4, 0.42
+    assert tracker._may_be_hit(eight, 0.8)  # while it may still come back out, any way
+    assert not tracker._may_be_hit(eight, 1.0)
