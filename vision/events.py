@@ -365,10 +365,11 @@ def cushion_contacts(
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     travel = np.maximum(steps, np.append(steps[1:], 0.0))
     ceiling = CUSHION_REACH_MM + 0.25 * travel
+    resting = np.linalg.norm(pts - np.asarray(path.start), axis=1) <= MOVED_MM
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
         reach = np.where(apex <= APEX_REACH_MM, np.inf, ceiling)
-        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach):
+        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach, resting):
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
             # before the turn when there are (the valley's own may be after the bounce).
             j = k - 1 if k >= 2 and gaps[k - 2, r] > gaps[k - 1, r] else k
@@ -425,10 +426,11 @@ def _apexes(gap: F64, times: F64) -> F64:
     return apex
 
 
-def _valleys(gap: F64, prominence: float, ceiling: F64) -> list[int]:
+def _valleys(gap: F64, prominence: float, ceiling: F64, resting: NDArray[np.bool_]) -> list[int]:
     """Inner samples where the gap to a cushion has a minimum no higher than `ceiling` (per
     sample) standing out by `prominence` on both sides: the ball came towards the cushion
-    and went away from it.
+    and went away from it (or, `resting` on its spot just before, was sent into it and
+    straight back out).
 
     A minimum's side is measured up to the first lower sample, so the jitter of a ball
     rolling slowly along or off a cushion makes one valley, not many.
@@ -445,7 +447,11 @@ def _valleys(gap: F64, prominence: float, ceiling: F64) -> list[int]:
         # One that reached the cushion (within what positions tell) and went away needs
         # less: a slow ball touches and comes back a few millimetres.
         needed = TOUCH_PROMINENCE_MM if gap[k] <= STOPPED_AT_MM else prominence
-        if min(rise) >= needed:
+        # One that rested near it and was struck into it comes from its spot, no farther,
+        # and is sent straight back out.
+        from_rest = k >= 1 and bool(resting[k - 1]) and gap[k - 1] > gap[k]
+        bounced = k + 2 < len(gap) and gap[k + 2] - gap[k] >= prominence
+        if min(rise) >= needed or (from_rest and bounced and rise[1] >= needed):
             out.append(int(k))
     return out
 

@@ -179,6 +179,32 @@ def test_a_ball_seen_on_both_sides_of_its_turn_off_a_cushion_touched_it() -> Non
     ]
 
 
+def _from_rest_near_the_right_cushion(steps: list[tuple[float, float]]) -> Path:
+    """A ball resting 4 mm off the right cushion until 0.5 s, then moved by `steps` (mm
+    along x, gap to the cushion) a frame."""
+    start = (1000.0, TABLE.width - BALL_RADIUS_MM - 4.0)
+    xy = [start] * 30
+    x = start[0]
+    for dx, gap in steps:
+        x += dx
+        xy.append((x, TABLE.width - BALL_RADIUS_MM - gap))
+    times = np.arange(len(xy)) / FPS
+    return Path(2, times, np.array(xy), np.ones(len(xy), bool), start)
+
+
+def test_a_ball_resting_near_a_cushion_struck_into_it_touched_it() -> None:
+    # Its first frame is a millimetre nearer the cushion (the rest of its way in and the
+    # bounce fell between frames), then it is sent straight back out.
+    path = _from_rest_near_the_right_cushion([(7.0, 3.3), (9.0, 18.3), (9.0, 39.2), (9.0, 61.5)])
+    assert [e.rail for e in cushion_contacts(path, TABLE, 0.49)] == ["right"]
+
+
+def test_a_ball_resting_near_a_cushion_struck_along_it_touched_nothing() -> None:
+    steps = [(30.0, 3.4), (30.0, 3.9), (30.0, 4.6), (30.0, 5.5), (30.0, 6.8), (30.0, 8.4)]
+    path = _from_rest_near_the_right_cushion(steps + [(30.0, 10.0)] * 5)
+    assert cushion_contacts(path, TABLE, 0.49) == []
+
+
 def test_a_ball_rolling_along_a_cushion_with_jitter_touches_nothing_more() -> None:
     times = np.arange(0, 2, 1 / FPS)
     rng = np.random.default_rng(3)
