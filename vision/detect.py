@@ -53,7 +53,7 @@ class Disc:
     cluster: int  # how many balls share its blob
     cover: float  # how much of its share of the blob the disc explains
     streak: bool = False  # blurred along its path (its colour is mixed with the cloth's)
-    dark: bool = False  # found by its darkness alone: only a black ball can be this
+    dark: bool = False  # found by its darkness alone: a dark ball (the 8, a dim 7) or a shadow
 
 
 @dataclass(frozen=True, eq=False)

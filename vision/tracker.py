@@ -100,7 +100,8 @@ class Track:
     looks: list[Look] = field(default_factory=list)
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
     look_t: float = -1e9  # when its look was last taken
-    # Found at rest only by its darkness or as a faint disc: nearly the cloth's colour.
+    # Hard to see once it moves: found at rest only by its darkness or as a faint disc, or
+    # of the cloth's colour (looked for where it should be when it is not found there).
     faint: bool = False
     cloth_coloured: bool = False  # its colour, at some brightness, is nearly the cloth's
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
