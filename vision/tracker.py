@@ -660,7 +660,6 @@ class Tracker:
             track.t, track.rest_xy = t, track.xy.copy()
             track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
             track.seen, track.missing_since = True, None
-            track.faint = bool(is_faint[col]) or discs[col].dark
             # Only what it looks like now: tracks can swap in a crowd, so a look from
             # before this rest may belong to another ball. A ball in a cluster is looked at
             # too (its middle is its own), which is how a rack gets its ids.
@@ -672,7 +671,7 @@ class Tracker:
             track.cloth_coloured = looks[col].colour >= COLOURED_LOOK and bool(
                 self._colour_gap(track, cloth_here, cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
             )
-            track.faint = track.faint or track.cloth_coloured
+            track.faint = bool(is_faint[col]) or discs[col].dark or track.cloth_coloured
         self._identify(stayed, after_shot)
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 

@@ -142,7 +142,7 @@ def test_a_rack_is_split_into_its_balls_when_the_rules_count_one_more() -> None:
 
 
 def blurred_black_ball(
-    core: float, shape: tuple[int, int] = (40, 40)
+    core: int, shape: tuple[int, int] = (40, 40)
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """(colour, dark) maps of a black ball blurred along x at (20, 20): a ball wide, 1.6
     long, half dark over most of its streak and clearly dark only where its ring is widest
