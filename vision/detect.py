@@ -27,6 +27,11 @@ MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
 # Touching balls' centres are two radii apart; a split's noise brings them to 1.5.
 MIN_GAP_RADII = 1.45
+# Balls at rest are no nearer than this (radii): touching, less the perspective's spread of
+# sizes over the table.
+REST_GAP_RADII = 1.85
+SPREAD_ITERATIONS = 12
+SPREAD_PUSHES = 4
 # The least width (in radii) of a ball's first streak after it was struck.
 STRUCK_STREAK_WIDTH = 1.5
 # A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
@@ -99,8 +104,11 @@ def detect(
     ox, oy = origin
     for blob in blobs:
         # Balls the tracker knows are here: two balls meeting are two, however they merge.
+        # (One in motion may be a ball further on than last seen; one at rest must still be
+        # there, not merely touch the blob of the ball that just struck it away.)
         known = sum(
-            cv2.pointPolygonTest(blob.contour, (m.x - ox, m.y - oy), True) > -radius_half
+            cv2.pointPolygonTest(blob.contour, (m.x - ox, m.y - oy), True)
+            > (-radius_half if m.vx or m.vy else 0.0)
             for m in moving
         )
         if known > 1:
@@ -131,6 +139,12 @@ def detect(
             centres, cover, thick = _split(weights, balls, radius_half)
         if blob.balls and expected is not None:
             centres, cover, thick = _no_overlaps(blob, centres, cover, thick, radius_half)
+            if len(centres) > 1 and _least_gap(centres) < REST_GAP_RADII * radius_half:
+                centres = _spread(blob.weights, centres, radius_half)
+            if 0 < len(centres) < blob.count:
+                centres, cover, thick = _with_holes(
+                    blob, centres, cover, thick, blob.count - len(centres), radius_half
+                )
         if blob.streak:
             cover = 1.0  # a streak is one ball spread along its path, not a disc
         # A cluster whose count came out one too many has a thin centre at its edge; a cue or
@@ -144,11 +158,23 @@ def detect(
         for cx, cy in kept:
             discs.append(_full_res(ox + x + cx, oy + y + cy, len(kept), cover, blob.streak))
     if dark_balls:
-        discs.extend(_dark_discs(dark, mask, discs, radius_half, origin, dark_balls))
+        black = _dark_discs(dark, mask, discs, radius_half, origin, dark_balls)
+        discs.extend(black)
+        # The 8's white number circle is a blob of its own, less than a ball: on the ball.
+        occluders = [o for o in occluders if not any(_on(o, d, radius_half) for d in black)]
     # Fingers and a cue's ferrule near an arm look like balls; a ball there is hidden anyway.
     near = 1.5 * radius_half
     discs = [d for d in discs if all(o.distance(d.x, d.y) < -near for o in occluders)]
     return Detections(tuple(discs), tuple(occluders))
+
+
+def _on(occluder: Occluder, disc: Disc, radius_half: float) -> bool:
+    """Whether `occluder` is a spot less than a ball lying on the ball of `disc` (a disc
+    found by darkness round a white spot is centred off it, by up to a radius)."""
+    radius = 2 * radius_half  # full-resolution pixels
+    points = occluder.outline.reshape(-1, 2)
+    reach = float(np.hypot(points[:, 0] - disc.x, points[:, 1] - disc.y).max())
+    return reach <= 2 * radius and cv2.contourArea(occluder.outline) < math.pi * radius**2
 
 
 def unclipped(disc: Disc, visible: U8, radius_half: float) -> Disc:
@@ -338,6 +364,81 @@ def _no_overlaps(
     return centres, cover, thick
 
 
+def _with_holes(
+    blob: _Blob,
+    centres: list[tuple[float, float]],
+    cover: float,
+    thick: list[bool],
+    wanted: int,
+    radius: float,
+) -> tuple[list[tuple[float, float]], float, list[bool]]:
+    """The split of a cluster at rest with up to `wanted` more balls, in its holes.
+
+    A ball barely differing from the cloth adds little to its cluster but a hole (or a
+    bay in its outline) a ball wide, that no ball found covers: a point well inside the
+    outline as far from every centre as touching balls can be, though its neighbours
+    closed in on what of it shows (in a full cluster no point is that far from all). All
+    are fitted again with a ball there, the neighbours giving up what of it they had taken.
+    """
+    # The cluster's outline, filled: its balls touch, but their pixels may leave a chink
+    # between two that opens a hole to the cloth outside.
+    closed = cv2.morphologyEx(
+        (blob.weights > 0).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)
+    )
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = cv2.drawContours(np.zeros_like(closed), contours, -1, (1,), -1)
+    within = _depth(outline.astype(np.float32))
+    rows, cols = np.nonzero(within >= MIN_DEPTH * radius)
+    points = np.stack([cols, rows], axis=1).astype(np.float64)
+    placed = np.asarray(centres, np.float64)
+    for _ in range(wanted):
+        if not len(points):
+            break
+        room = np.linalg.norm(points[:, None, :] - placed[None, :, :], axis=2).min(axis=1)
+        best = int(np.argmax(room))
+        if room[best] < MIN_GAP_RADII * radius:
+            break  # no hole a ball wide: the count was too high (an area swollen by shading)
+        placed = np.vstack([placed, points[best]])
+    if len(placed) == len(centres):
+        return centres, cover, thick
+    # (What pixels a ball in a hole has are few: the hole holds it, not its neighbours.)
+    fitted = _lloyd(blob.weights, placed, fixed=np.arange(len(centres), len(placed)))
+    # (And it is as thick as the cluster round it, not as its own pixels.)
+    deep = [bool(d >= MIN_DEPTH * radius) for d in _depth_at(within, fitted)]
+    return fitted, _cover(blob.weights, fitted, radius), deep
+
+
+def _spread(
+    weights: NDArray[np.float32], centres: list[tuple[float, float]], radius: float
+) -> list[tuple[float, float]]:
+    """Centres of balls at rest a little nearer than they can be, held apart: Lloyd's
+    iterations alternated with pushing each such pair apart to REST_GAP_RADII. (A ball
+    barely differing from the cloth shows only a part of itself, which its neighbours'
+    split shares out among them as they close in on it.)"""
+    ys, xs = np.nonzero(weights)
+    w = weights[ys, xs].astype(np.float64)
+    points = np.stack([xs, ys], axis=1).astype(np.float64)
+    c = np.asarray(centres, np.float64)
+    gap = REST_GAP_RADII * radius
+    for _ in range(SPREAD_ITERATIONS):
+        nearest = np.argmin(((points[:, None, :] - c[None, :, :]) ** 2).sum(axis=2), axis=1)
+        mass = np.bincount(nearest, weights=w, minlength=len(c))
+        held = mass > 0
+        for axis in range(2):
+            moved = np.bincount(nearest, weights=w * points[:, axis], minlength=len(c))
+            c[held, axis] = moved[held] / mass[held]
+        for _ in range(SPREAD_PUSHES):
+            apart = c[:, None, :] - c[None, :, :]
+            distance = np.linalg.norm(apart, axis=2)
+            np.fill_diagonal(distance, np.inf)
+            short = np.maximum(gap - distance, 0.0)
+            if not short.any():
+                break
+            unit = apart / np.maximum(distance, 1e-6)[:, :, None]
+            c += 0.5 * (short[:, :, None] * unit).sum(axis=1)
+    return [(float(x), float(y)) for x, y in c]
+
+
 def _least_gap(centres: list[tuple[float, float]]) -> float:
     points = np.asarray(centres)
     gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
@@ -461,36 +562,65 @@ def _split(
 ) -> tuple[list[tuple[float, float]], float, list[bool]]:
     """k centres of the weighted blob, how well k discs of `radius` cover it, and which
     centres lie deep enough inside it to be a ball's."""
+    depth = _depth(weights)
+    if count == 1:
+        ys, xs = np.nonzero(weights)
+        w = weights[ys, xs].astype(np.float64)
+        total = w.sum()
+        centres = [(float((w * xs).sum() / total), float((w * ys).sum() / total))]
+    else:
+        centres = _lloyd(weights, _seeds(depth, count, radius))
+    # A ball is as thick as itself; a cue or a finger only crosses where a ball would be.
+    thick = [bool(d >= MIN_DEPTH * radius) for d in _depth_at(depth, centres)]
+    return centres, _cover(weights, centres, radius), thick
+
+
+def _lloyd(
+    weights: NDArray[np.float32],
+    seeds: NDArray[np.float64],
+    fixed: NDArray[np.int64] | None = None,
+) -> list[tuple[float, float]]:
+    """Lloyd's iterations from `seeds`: each centre (but those indexed by `fixed`) moves to
+    the weighted middle of the pixels nearer it than any other."""
     ys, xs = np.nonzero(weights)
     w = weights[ys, xs].astype(np.float64)
     px, py = xs.astype(np.float64), ys.astype(np.float64)
-    depth = _depth(weights)
-    if count == 1:
-        total = w.sum()
-        cx, cy = np.array([(w * px).sum() / total]), np.array([(w * py).sum() / total])
-        nearest2 = (px - cx[0]) ** 2 + (py - cy[0]) ** 2
-    else:
-        seeds = _seeds(depth, count, radius)
-        cx, cy = seeds[:, 0].copy(), seeds[:, 1].copy()
-        for _ in range(12):
-            d2 = (px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2
-            nearest = np.argmin(d2, axis=1)
-            mass = np.bincount(nearest, weights=w, minlength=count)
-            held = mass > 0
-            new_x, new_y = cx.copy(), cy.copy()
-            new_x[held] = np.bincount(nearest, weights=w * px, minlength=count)[held] / mass[held]
-            new_y[held] = np.bincount(nearest, weights=w * py, minlength=count)[held] / mass[held]
-            done = max(np.abs(new_x - cx).max(), np.abs(new_y - cy).max()) < 0.05
-            cx, cy = new_x, new_y
-            if done:
-                break
-        nearest2 = ((px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2).min(axis=1)
-    cover = float(np.count_nonzero(nearest2 <= (radius + 0.75) ** 2)) / len(px)
-    # A ball is as thick as itself; a cue or a finger only crosses where a ball would be.
-    rows = np.clip(np.round(cy).astype(int), 0, depth.shape[0] - 1)
-    cols = np.clip(np.round(cx).astype(int), 0, depth.shape[1] - 1)
-    thick = [bool(d >= MIN_DEPTH * radius) for d in depth[rows, cols]]
-    return [(float(x), float(y)) for x, y in zip(cx, cy, strict=True)], cover, thick
+    count = len(seeds)
+    cx, cy = seeds[:, 0].copy(), seeds[:, 1].copy()
+    for _ in range(12):
+        d2 = (px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2
+        nearest = np.argmin(d2, axis=1)
+        mass = np.bincount(nearest, weights=w, minlength=count)
+        held = mass > 0
+        if fixed is not None:
+            held[fixed] = False
+        new_x, new_y = cx.copy(), cy.copy()
+        new_x[held] = np.bincount(nearest, weights=w * px, minlength=count)[held] / mass[held]
+        new_y[held] = np.bincount(nearest, weights=w * py, minlength=count)[held] / mass[held]
+        done = max(np.abs(new_x - cx).max(), np.abs(new_y - cy).max()) < 0.05
+        cx, cy = new_x, new_y
+        if done:
+            break
+    return [(float(x), float(y)) for x, y in zip(cx, cy, strict=True)]
+
+
+def _cover(
+    weights: NDArray[np.float32], centres: list[tuple[float, float]], radius: float
+) -> float:
+    """How much of the blob discs of `radius` at `centres` cover."""
+    ys, xs = np.nonzero(weights)
+    c = np.asarray(centres, np.float64)
+    nearest2 = ((xs[:, None] - c[None, :, 0]) ** 2 + (ys[:, None] - c[None, :, 1]) ** 2).min(axis=1)
+    return float(np.count_nonzero(nearest2 <= (radius + 0.75) ** 2)) / len(xs)
+
+
+def _depth_at(
+    depth: NDArray[np.float32], centres: list[tuple[float, float]]
+) -> NDArray[np.float32]:
+    points = np.asarray(centres, np.float64).reshape(-1, 2)
+    rows = np.clip(np.round(points[:, 1]).astype(int), 0, depth.shape[0] - 1)
+    cols = np.clip(np.round(points[:, 0]).astype(int), 0, depth.shape[1] - 1)
+    return np.asarray(depth[rows, cols])
 
 
 def _seeds(depth: NDArray[np.float32], count: int, radius: float) -> NDArray[np.float64]:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.detect import Disc, detect, faint_discs, unclipped
+from vision.detect import Disc, Motion, detect, faint_discs, unclipped
 
 RADIUS = 2.9  # half-resolution pixels: a ball at 640×360
 
@@ -173,3 +173,30 @@ def test_a_shaded_patch_with_dark_specks_is_no_black_ball() -> None:
     colour, dark = blurred_black_ball(core=1)
     colour[:] = 0.0
     assert detect(colour, dark, RADIUS, dark_balls=1).discs == ()
+
+
+def test_a_rack_with_a_ball_of_the_cloths_colour_is_split_where_its_balls_are() -> None:
+    # A blue 2 on blue cloth in the middle of the rack adds nothing to its blob: the rules
+    # count it, and its neighbours stay where they are, leaving it the hole.
+    centres = rack(4)
+    hole = centres[4]  # the middle of the third row
+    score = disc_map([c for c in centres if c != hole], (60, 60))
+    found = detect(score, np.zeros_like(score), RADIUS, expected=10)
+    assert len(found.discs) == 10
+    for cx, cy in centres:
+        assert min(np.hypot(d.x - full_res(cx), d.y - full_res(cy)) for d in found.discs) < 2.5
+
+
+def test_a_ball_struck_away_from_two_touching_balls_is_not_counted_in_their_blob() -> None:
+    # The 1 came in and hit the 9, which rested touching the 4, away since the last frame:
+    # the tracker still has the 9 at rest against the blob's edge, but the blob is two balls.
+    four, one = (20.0, 20.0), (20.0 + 2 * RADIUS, 20.0)
+    score = disc_map([four, one])
+    tracked = (  # half-resolution pixels and px/s, as the tracker last had them
+        Motion(four[0], four[1], 0.0, 0.0),
+        Motion(one[0] - RADIUS, one[1], 300.0, 0.0),
+        Motion(20.0 + 3.7 * RADIUS, 20.0, 0.0, 0.0),  # the 9, touching the 1
+    )
+    found = detect(score, np.zeros_like(score), RADIUS, moving=tracked)
+    xs = sorted(d.x for d in found.discs)
+    assert xs == pytest.approx([full_res(four[0]), full_res(one[0])], abs=1.5)
