@@ -39,6 +39,9 @@ WHITE_CHROMA = 26.0  # below this (8-bit units) a bright pixel is white, a dark 
 UNASSIGNED_COST = 40.0
 # How much better another id must fit a ball that has not moved to take its id from it.
 KEPT_ID_BONUS = 3.0
+# ...and one followed to where it is: a tie-breaker only (tracks can swap in a crowd), for
+# looks nothing else tells apart (a 9 with its stripe turned under, and the cue ball).
+FOLLOWED_ID_BONUS = 0.5
 TINT_OF_BLACK = 0.2  # an 8's pixels lean this little towards any hue (cloth light, blur)
 FEW_COLOURED = 0.05  # a look with fewer coloured pixels is judged by its tint
 
@@ -167,14 +170,17 @@ def identify(
     candidates: Iterable[BallKey],
     was: Sequence[BallKey | None] = (),
     max_cost: float = UNASSIGNED_COST,
+    followed: Sequence[BallKey | None] = (),
 ) -> dict[int, BallKey]:
     """The best assignment of the candidate ids to the looks (index -> id); `was`, where
-    given, is an id each look's ball is known to have had (it has not moved since)."""
+    given, is an id each look's ball is known to have had (it has not moved since);
+    `followed`, the id its track carried there."""
     ids = list(candidates)
     if not looks or not ids:
         return {}
     cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
-    for row, key in enumerate(was):
-        if key in ids:
-            cost[row, ids.index(key)] -= KEPT_ID_BONUS
+    for prior, bonus in ((was, KEPT_ID_BONUS), (followed, FOLLOWED_ID_BONUS)):
+        for row, key in enumerate(prior):
+            if key in ids:
+                cost[row, ids.index(key)] -= bonus
     return {row: ids[col] for row, col in assign(cost, max_cost=max_cost)}

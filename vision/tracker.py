@@ -23,7 +23,7 @@ from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
 from vision.geometry import BALL_RADIUS_MM
-from vision.identify import BallKey, Look, identify, look_at
+from vision.identify import STRIPES, BallKey, Look, identify, look_at
 
 U8 = NDArray[np.uint8]
 
@@ -71,6 +71,10 @@ MAX_COLOUR_GAP = 22.0
 # A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
 # a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
 LIGHT_CHANGES = np.array([0.7, 0.85, 1.0, 1.2, 1.45])
+# A stripe's middle shows more or less of its white as it rolls than it did at rest: white
+# has no chroma, so its colour fades or grows, though it does not fade so far that the cue
+# ball (no chroma at all) would pass for it.
+STRIPE_LIGHTS = np.concatenate([[0.35, 0.5], LIGHT_CHANGES, [2.0, 3.0]])
 # How much of a moving ball's measured colour may be the cloth's (its blur).
 MOTION_BLUR_MIX = 0.6
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
@@ -729,7 +733,10 @@ class Tracker:
         )
         candidates = sorted(self.on_table - dropped, key=str)
         was = [self.tracks[visible[i]].key if visible[i] in stayed else None for i in usable]
-        assigned = identify(looks, candidates, was)
+        followed = [
+            self.tracks[visible[i]].key if visible[i] not in stayed else None for i in usable
+        ]
+        assigned = identify(looks, candidates, was, followed=followed)
         for tid in visible:
             self.tracks[tid].key = None
         for index, key in assigned.items():
@@ -786,7 +793,8 @@ class Tracker:
         """
         if track.colour is None or not len(colours):
             return np.zeros(len(colours))
-        ball = LIGHT_CHANGES[:, None, None] * track.colour  # (lights, 1, 2)
+        lights = STRIPE_LIGHTS if track.key in STRIPES else LIGHT_CHANGES
+        ball = lights[:, None, None] * track.colour  # (lights, 1, 2)
         span = cloth[None] - ball  # (lights, detections, 2)
         length2 = np.maximum((span * span).sum(axis=2), 1e-9)
         along = np.clip(((colours[None] - ball) * span).sum(axis=2) / length2, 0.0, blur)

@@ -75,3 +75,24 @@ def test_a_look_with_no_pixels_matches_nothing_well() -> None:
     empty = Look(0, 0, 0, (0, 0), 0)
     assert Look.combine([empty]) is None
     assert min(id_cost(empty, key) for key in ALL) > 5.0
+
+
+def test_looks_nothing_tells_apart_keep_the_ids_their_balls_were_followed_with() -> None:
+    # A 9 at rest with its stripe turned under looks as white as the cue ball.
+    white = Look(white=1.0, dark=0.0, colour=0.0, chroma=(0.0, 0.0), weight=16.0)
+    assert identify([white, white], ["cue", 9], followed=[9, "cue"]) == {0: 9, 1: "cue"}
+    assert identify([white, white], ["cue", 9], followed=["cue", 9]) == {0: "cue", 1: 9}
+
+
+def test_a_ball_followed_there_is_named_by_its_look_when_that_tells() -> None:
+    red = Look(white=0.0, dark=0.0, colour=1.0, chroma=_unit(3), weight=16.0)
+    orange = Look(white=0.0, dark=0.0, colour=1.0, chroma=_unit(5), weight=16.0)
+    assert identify([red, orange], [3, 5], followed=[5, 3]) == {0: 3, 1: 5}
+
+
+def _unit(key: int) -> tuple[float, float]:
+    """A strongly coloured look's chroma for ball `key` (cloth-relative, as look_at gives)."""
+    rgb = np.array([[PALETTE_RGB[key][::-1]]], np.uint8)
+    _, u, v = cv2.cvtColor(rgb, cv2.COLOR_BGR2YUV)[0, 0].astype(float) - [0, 128, 128]
+    norm = float(np.hypot(u, v))
+    return (0.8 * u / norm, 0.8 * v / norm)

@@ -492,3 +492,30 @@ def test_a_ball_that_dropped_long_ago_hits_nothing() -> None:
     three.t, three.missing_since = 0.4, 0.42
     assert tracker._may_be_hit(eight, 0.8)  # while it may still come back out, any way
     assert not tracker._may_be_hit(eight, 1.0)
+
+
+def test_a_stripe_rolling_its_white_into_view_is_followed() -> None:
+    # The 9 rolls after the cue ball stops dead on its spot: its band turns over the top and
+    # back, so the middle of its disc (a few pixels, its band and white averaged) goes from
+    # yellow to a fifth as yellow and back again.
+    yellow = np.array([20, 195, 245])  # BGR
+    spot, hit = (900.0, 600.0), 10
+    radius = round(CALIBRATION.ball_radius_px())
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    lost = 0
+    for i in range(40):
+        x = spot[0] + 10.0 * max(i - hit, 0)  # 0.6 m/s from frame 10
+        share = 0.6 + 0.4 * np.cos(0.5 * max(i - hit, 0))
+        band_bgr = np.round(np.array(WHITE) * (1 - share) + yellow * share).astype(np.uint8)
+        image = picture({stun_shot(spot, (20.0, 0.0), i, hit): WHITE, (x, spot[1]): WHITE})
+        px, py = np.round(CALIBRATION.to_image(np.array([[x, spot[1]]]))[0]).astype(int)
+        band = np.zeros(image.shape[:2], np.uint8)
+        cv2.circle(band, (int(px), int(py)), radius, (255,), -1)
+        band[:, : px - radius // 2] = 0
+        band[:, px + radius // 2 + 1 :] = 0
+        image[band > 0] = band_bgr
+        tracker.update(i / 60, Planes.from_bgr(image))
+        (nine,) = [t for t in tracker.tracks.values() if t.key == 9]
+        if i > hit:
+            lost += nine.missing_since is not None or abs(nine.xy[0] - x) >= 15.0
+    assert lost <= 1
