@@ -45,8 +45,10 @@ LEFT_CUSHION_MM = 8.0
 CUSHION_REACH_MM = 14.0
 CUSHION_PROMINENCE_MM = 4.0
 # A turn whose lines in and out meet this close to a cushion met it, however far from it
-# the frames either side were.
+# the frames either side were; and a share of a frame's travel closer (a fast ball is a
+# streak, and the middle of one that turned within its exposure lies off the turn).
 APEX_REACH_MM = 4.0
+APEX_REACH_PER_TRAVEL = 0.1
 SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 0.1 s
 # A dropping ball whose way in (carried on from where it was last seen) comes this close to a
 # jaw, beyond touching, touched it: a slack of a few mm called clean drops glancing contacts.
@@ -368,7 +370,7 @@ def cushion_contacts(
     resting = np.linalg.norm(pts - np.asarray(path.start), axis=1) <= MOVED_MM
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
-        reach = np.where(apex <= APEX_REACH_MM, np.inf, ceiling)
+        reach = np.where(apex <= APEX_REACH_MM + APEX_REACH_PER_TRAVEL * travel, np.inf, ceiling)
         for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach, resting):
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
             # before the turn when there are (the valley's own may be after the bounce).

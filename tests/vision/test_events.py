@@ -179,6 +179,18 @@ def test_a_ball_seen_on_both_sides_of_its_turn_off_a_cushion_touched_it() -> Non
     ]
 
 
+def test_a_ball_at_break_speed_off_a_cushion_touched_it_though_its_streaks_lie_off_it() -> None:
+    # 10 m/s into the foot cushion at 60 fps, as a tuning recording's break saw it: each
+    # frame's middle of a 15 cm streak, the two nearest the turn 53 and 87 mm off the
+    # cushion, their lines in and out meeting 11 mm off it.
+    gaps = [459.7, 357.9, 210.6, 87.0, 53.1, 161.6, 277.0, 392.1, 500.8]
+    ys = [690.1, 749.5, 835.1, 906.1, 979.9, 1023.7, 1073.6, 1124.5, 1171.7]
+    times = 5.2 + np.arange(len(gaps)) / FPS
+    x = TABLE.length - BALL_RADIUS_MM - np.array(gaps)
+    path = Path(7, times, np.stack([x, ys], axis=1), np.ones(len(gaps), bool), (x[0], ys[0]))
+    assert [e.rail for e in cushion_contacts(path, TABLE, 5.2)] == ["foot"]
+
+
 def _from_rest_near_the_right_cushion(steps: list[tuple[float, float]]) -> Path:
     """A ball resting 4 mm off the right cushion until 0.5 s, then moved by `steps` (mm
     along x, gap to the cushion) a frame."""
