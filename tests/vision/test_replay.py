@@ -20,6 +20,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tuning"
 # swap in the break's melee there.
 EXACT = [
     "ball_in_hand_pot",
+    "break_pot",
+    "cluster_break_out",
     "combination",
     "cue_off_table",
     "dropped_frames",
@@ -31,6 +33,7 @@ EXACT = [
     "pot_cut_side_120fps",
     "pot_mjpeg",
     "pot_straight",
+    "run_pots_safety",
     "split_hit",
     "ten_early_combo",
     "ten_last_120fps",
