@@ -15,11 +15,10 @@ from vision.evaluation import fact_values, score_recording
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tuning"
 # The tuning recordings whose every fact vision gets right today: a regression guard while
-# the rest are worked on (issue 4 wants every one of them here). break_dry_hd is exact with
-# OpenCV 4.10 and numpy 1.26, not yet with 4.14 and 2.5 (Python 3.13): the 10 and the 8
-# swap in the break's melee there.
+# the rest are worked on (issue 4 wants every one of them here).
 EXACT = [
     "ball_in_hand_pot",
+    "break_dry_hd",
     "break_pot",
     "cluster_break_out",
     "combination",
