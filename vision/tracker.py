@@ -34,6 +34,10 @@ CHANGE_FLOOR = 12.0
 CHANGE_NOISE_FACTOR = 2.5
 MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
 REST_SPEED_MM_S = 30.0
+# A ball rolling this fast turns back only off something ahead of it, within reach at its own
+# speed or this one (a just-struck ball's first step is short of its speed).
+TURN_BACK_SPEED_MM_S = 300.0
+TURN_BACK_REACH_SPEED_MM_S = 8000.0
 MOVED_MM = 4.0  # a ball this far from where it rested has moved
 LOOK_HISTORY = 24
 LOOK_EVERY_S = 0.1
@@ -474,7 +478,12 @@ class Tracker:
                 beyond = (dist > BALL_RADIUS_MM) & (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
                 if beyond.any() and self._spot_covered(track, looks_from):
                     gate = BALL_RADIUS_MM
-                allowed = (dist <= gate) & (unlike <= MAX_COLOUR_GAP) & ~taken
+                allowed = (
+                    (dist <= gate)
+                    & (unlike <= MAX_COLOUR_GAP)
+                    & ~taken
+                    & ~self._behind(track, found, t)
+                )
                 if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
                 cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
@@ -866,6 +875,30 @@ class Tracker:
             track.reached_at = t  # hit, it may be anywhere until it rests again, seen or not
             return True
         return self._in_reach_of_the_unseen_cue_ball(track, t)
+
+    def _behind(self, track: Track, found: NDArray[np.float64], t: float) -> NDArray[np.bool_]:
+        """Which detections lie behind a ball rolling on in plain sight with nothing near
+        enough to turn it back (a cushion ahead, or any ball about: one met, one's velocity
+        is not to be trusted): the cue following through over the spot it was struck from,
+        not the ball. (A ball just struck rolls faster than its first, half-frame step
+        showed, so what could turn it is looked for generously far.)"""
+        speed = track.speed
+        behind = np.zeros(len(found), bool)
+        if track.missing_since is not None or speed < TURN_BACK_SPEED_MM_S:
+            return behind
+        heading = track.velocity / speed
+        behind = (found - track.xy) @ heading < -BALL_RADIUS_MM
+        if not behind.any():
+            return behind
+        reach = max(speed, TURN_BACK_REACH_SPEED_MM_S) * max(t - track.t, 1e-3)
+        ahead = track.xy + heading * (reach + 2 * BALL_RADIUS_MM)
+        near = 2 * BALL_RADIUS_MM + reach + REACH_SLACK_MM
+        if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0) or any(
+            other is not track and np.hypot(*(other.xy - track.xy)) <= near
+            for other in self.tracks.values()
+        ):
+            return np.zeros(len(found), bool)
+        return behind
 
     def _may_be_hit(self, track: Track, t: float) -> bool:
         """Whether a ball in motion, or the cue ball out of sight, may just have hit it."""
