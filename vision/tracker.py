@@ -38,6 +38,9 @@ REST_SPEED_MM_S = 30.0
 # speed or this one (a just-struck ball's first step is short of its speed).
 TURN_BACK_SPEED_MM_S = 300.0
 TURN_BACK_REACH_SPEED_MM_S = 8000.0
+# For this long after the cue ball went out of sight, what it hit it hit straight (it has had
+# no time to come round off a cushion).
+DIRECT_HIT_S = 0.1
 MOVED_MM = 4.0  # a ball this far from where it rested has moved
 LOOK_HISTORY = 24
 LOOK_EVERY_S = 0.1
@@ -483,6 +486,7 @@ class Tracker:
                     & (unlike <= MAX_COLOUR_GAP)
                     & ~taken
                     & ~self._behind(track, found, t)
+                    & ~self._towards_the_unseen_cue_ball(track, found, t)
                 )
                 if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
@@ -899,6 +903,35 @@ class Tracker:
         ):
             return np.zeros(len(found), bool)
         return behind
+
+    def _towards_the_unseen_cue_ball(
+        self, track: Track, found: NDArray[np.float64], t: float
+    ) -> NDArray[np.bool_]:
+        """Which detections an object ball at rest cannot have been sent to by the cue ball
+        struck out of sight a moment ago: back towards where the cue ball was (a ball is
+        driven away from what hits it; a piece of it beside the cue lying over it is not
+        it). After longer the cue ball may have come round off a cushion."""
+        towards = np.zeros(len(found), bool)
+        if (
+            track.key in (None, "cue")
+            or track.rest_xy is None
+            or track.moving
+            or track.reached_at is not None
+            or self._in_play(track)
+        ):
+            return towards
+        for cue in self.tracks.values():
+            if (
+                cue.key != "cue"
+                or cue.missing_since is None
+                or t - cue.missing_since > DIRECT_HIT_S
+            ):
+                continue
+            away = track.rest_xy - cue.xy
+            length = float(np.hypot(*away))
+            if length > 1e-6:
+                towards |= (found - track.rest_xy) @ (away / length) < -MOVED_MM
+        return towards
 
     def _may_be_hit(self, track: Track, t: float) -> bool:
         """Whether a ball in motion, or the cue ball out of sight, may just have hit it."""

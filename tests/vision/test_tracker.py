@@ -237,6 +237,22 @@ def test_a_hidden_ball_beside_the_cue_ball_struck_away_from_it_stays_where_it_re
     assert np.hypot(*(ball_at(tracker, 9) - nine)) < 10.0
 
 
+def test_a_ball_behind_the_cue_ball_struck_out_of_sight_does_not_come_towards_it() -> None:
+    # The cue ball is lost for three frames as it is struck (under the cue), the 3 resting
+    # behind it along the shot's line: meanwhile only the 3's near part shows beside the cue
+    # lying over it, off its spot towards the cue ball. A ball hit is driven away from what
+    # hits it, not towards it: the 3 has not moved.
+    three, cue = (1100.0, 650.0), (1000.0, 600.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    for i in range(40):
+        x = cue[0] - 40.0 * max(i - 12, 0)  # seen again at frame 13, 2.4 m/s to the head
+        shown = {} if 10 <= i < 13 else {(x, cue[1]): WHITE}
+        shown[(three[0] - 27.0, three[1] - 13.0) if 10 <= i < 16 else three] = RED
+        tracker.update(i / 60, frame(shown))
+        (track,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
+        assert np.hypot(*(track.xy - three)) < 10.0, f"frame {i}: the 3 at {track.xy}"
+
+
 def test_the_cue_following_through_over_the_cue_balls_spot_is_not_the_cue_ball() -> None:
     # After the strike the cue lies along the shot's line, over where the cue ball rested
     # near the foot cushion: pale, thinner than a ball and longer. The cue ball is the one
