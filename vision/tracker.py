@@ -965,8 +965,15 @@ class Tracker:
         back (from its spot if it left that since) on to where it is by now comes within two
         radii, measurement allowed for. A ball struck away from one beside it has not hit it.
 
+        A ball lost in a pocket's mouth is in the mouth until it is seen coming out: it can
+        have met only a ball beside where it was lost (rolling on unseen from there, it let
+        a hidden ball across the table move).
+
         (Plain floats: during a break every moving ball asks this of every other, each frame.)
         """
+        if self._at_a_pocket(other):
+            gap = math.hypot(float(track.xy[0] - other.xy[0]), float(track.xy[1] - other.xy[1]))
+            return gap <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
         ox, oy = float(other.xy[0]), float(other.xy[1])
         vx, vy = float(other.velocity[0]), float(other.velocity[1])
         speed = math.hypot(vx, vy)

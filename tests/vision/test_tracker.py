@@ -534,6 +534,25 @@ def test_white_and_black_balls_are_not_of_the_colour_of_a_grey_cloth(
     assert not any(t.cloth_coloured for t in tracker.tracks.values())
 
 
+def test_a_ball_lost_in_a_pocket_mouth_hits_nothing_across_the_table() -> None:
+    # The 2 runs at 3 m/s into the foot-left pocket and is lost in its mouth. Half a second
+    # later, before it could be called down, an arm over the 3 across the table leaves its
+    # near part showing beside its spot: the 2, in the mouth or coming back out of it, was
+    # nowhere near, so the 3 is where it rested.
+    three, start, hit = (1900.0, 300.0), (2000.0, 540.0), 10
+    heading = np.array([1.0, -1.0]) / np.sqrt(2.0)  # to the foot-left corner
+    tracker = Tracker(CALIBRATION, ("cue", 2, 3))
+    for i in range(60):
+        two = np.array(start) + heading * 50.0 * max(i - hit, 0)
+        shown = {stun_shot(start, (21.0, -21.0), i, hit): WHITE}
+        if two[0] < 2515.0 and two[1] > 25.0:
+            shown[(float(two[0]), float(two[1]))] = BLUE
+        shown[(three[0] - 27.0, three[1] + 13.0) if 30 <= i < 40 else three] = RED
+        tracker.update(i / 60, frame(shown))
+        (track,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
+        assert np.hypot(*(track.xy - three)) < 10.0, f"frame {i}: the 3 at {track.xy}"
+
+
 def test_a_ball_that_dropped_long_ago_hits_nothing() -> None:
     # The 3 was last seen going into the head-left corner at 2 m/s: lost in the pocket's
     # mouth for longer than a ball rattles there, it went down, and cannot have rolled on out
