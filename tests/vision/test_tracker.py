@@ -553,17 +553,22 @@ def test_a_ball_lost_in_a_pocket_mouth_hits_nothing_across_the_table() -> None:
         assert np.hypot(*(track.xy - three)) < 10.0, f"frame {i}: the 3 at {track.xy}"
 
 
-def test_a_ball_that_dropped_long_ago_hits_nothing() -> None:
-    # The 3 was last seen going into the head-left corner at 2 m/s: lost in the pocket's
-    # mouth for longer than a ball rattles there, it went down, and cannot have rolled on out
-    # of sight to hit the 8 (whose track would be free to jump after a hit it never had).
-    tracker = Tracker(CALIBRATION, ("cue", 3, 8))
-    tracker.update(0.0, frame({(400.0, 200.0): RED, (600.0, 600.0): BLACK, (1800.0, 900.0): WHITE}))
-    three, eight = (next(tr for tr in tracker.tracks.values() if tr.key == k) for k in (3, 8))
+def test_a_ball_lost_in_a_pocket_mouth_may_hit_only_a_ball_beside_it_until_it_dropped() -> None:
+    # The 3 was last seen going into the head-left corner at 2 m/s. While it may still come
+    # back out of the mouth it may hit the 2 resting beside it there, not the 8 across the
+    # table; lost there for longer than a ball rattles, it went down and hits nothing (the
+    # track of a ball hit is free to jump).
+    tracker = Tracker(CALIBRATION, ("cue", 2, 3, 8))
+    balls = {(400.0, 200.0): RED, (95.0, 75.0): BLUE, (600.0, 600.0): BLACK}
+    tracker.update(0.0, frame({**balls, (1800.0, 900.0): WHITE}))
+    three, two, eight = (
+        next(tr for tr in tracker.tracks.values() if tr.key == k) for k in (3, 2, 8)
+    )
     three.xy, three.velocity = np.array([70.0, 32.0]), np.array([-1800.0, -900.0])
     three.t, three.missing_since = 0.4, 0.42
-    assert tracker._may_be_hit(eight, 0.8)  # while it may still come back out, any way
-    assert not tracker._may_be_hit(eight, 1.0)
+    assert tracker._may_be_hit(two, 0.8)
+    assert not tracker._may_be_hit(eight, 0.8)
+    assert not tracker._may_be_hit(two, 1.0)
 
 
 def test_a_stripe_rolling_its_white_into_view_is_followed() -> None:
