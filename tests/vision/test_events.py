@@ -191,6 +191,21 @@ def test_a_ball_at_break_speed_off_a_cushion_touched_it_though_its_streaks_lie_o
     assert [e.rail for e in cushion_contacts(path, TABLE, 5.2)] == ["foot"]
 
 
+def test_a_ball_lost_running_into_a_cushion_and_potted_across_the_table_touched_it() -> None:
+    # The 7 is last seen 6 mm off the right cushion at 3 m/s into it, then not again until
+    # it drops in the side pocket on the left: it turned off the right cushion unseen.
+    times = 3.1 + np.arange(4) / FPS
+    ys = [1134.0, 1185.0, 1236.0, 1236.0]
+    xy = np.stack([np.full(4, 1420.0), ys], axis=1)
+    seen = np.array([True, True, True, False])
+    path = Path(7, times, xy, seen, (1426.0, 1118.0))
+    side = Disappearance(7, 3.74, "SL", 2000.0)
+    assert [e.rail for e in cushion_contacts(path, TABLE, 3.09, side)] == ["right"]
+    # Potted in the side pocket on that cushion's own side, it went straight in.
+    near = Disappearance(7, 3.2, "SR", 2000.0)
+    assert cushion_contacts(path, TABLE, 3.09, near) == []
+
+
 def _from_rest_near_the_right_cushion(steps: list[tuple[float, float]]) -> Path:
     """A ball resting 4 mm off the right cushion until 0.5 s, then moved by `steps` (mm
     along x, gap to the cushion) a frame."""
