@@ -49,6 +49,9 @@ CUSHION_PROMINENCE_MM = 4.0
 # streak, and the middle of one that turned within its exposure lies off the turn).
 APEX_REACH_MM = 4.0
 APEX_REACH_PER_TRAVEL = 0.1
+# A ball resting this near a cushion, struck this squarely into it (the cosine), reaches it.
+STRUCK_INTO_REACH_MM = 2 * BALL_RADIUS_MM
+STRUCK_INTO = 0.5
 SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 0.1 s
 # A dropping ball whose way in (carried on from where it was last seen) comes this close to a
 # jaw, beyond touching, touched it: a slack of a few mm called clean drops glancing contacts.
@@ -80,6 +83,13 @@ class Path:
         if last is not None and last + 1 < len(self.t):
             return last + 1
         return None
+
+    def at(self, t: float) -> tuple[float, float]:
+        """Where it was at `t`, between the samples it was seen at."""
+        if not self.seen.any():
+            return self.start
+        times, xy = self.t[self.seen], self.xy[self.seen]
+        return (float(np.interp(t, times, xy[:, 0])), float(np.interp(t, times, xy[:, 1])))
 
     def left_its_spot(self) -> bool:
         """Whether it was ever seen away from where it rested before the strike."""
@@ -334,13 +344,18 @@ def _rail_for_point(table: Table, xy: F64) -> Rail:
 
 
 def cushion_contacts(
-    path: Path, table: Table, t_from: float, departure: Disappearance | None = None
+    path: Path,
+    table: Table,
+    t_from: float,
+    departure: Disappearance | None = None,
+    struck_from: tuple[float, float] | None = None,
 ) -> list[Event]:
     """Every cushion the ball turned off after `t_from` (and the one it ran into and stopped,
     or went over as it left the table: `departure`, how it left, if it did).
 
     A contact is a turn of the path within reach of a cushion that no other ball explains;
-    its time is where the incoming line meets the cushion's touching line.
+    its time is where the incoming line meets the cushion's touching line. `struck_from`,
+    for the ball the cue ball hit first, is where the cue ball was as it hit it.
     """
     seen = [i for i in range(len(path.t)) if path.seen[i]]
     # From two samples before `t_from` on: a cushion met just after it (a ball struck a
@@ -392,6 +407,8 @@ def cushion_contacts(
         ):
             approach = np.nonzero(gaps[:, r] < FROZEN_MM)[0]
             events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen, left))
+    if struck_from is not None:
+        events += _struck_into_unseen(path, table, t_from, struck_from, frozen, left)
     if departure is not None and departure.pocket is not None:
         pocket = table.pockets[departure.pocket]
         events += _turned_out_of_sight(path, table, idx, (pocket, departure.t), frozen, left)
@@ -403,6 +420,45 @@ def cushion_contacts(
         # on something else (the cue ball following it into the mouth).
         events = [e for e in events if e.t <= departure.t]
     return _merge_same(events)
+
+
+def _struck_into_unseen(
+    path: Path,
+    table: Table,
+    t_hit: float,
+    struck_from: tuple[float, float],
+    frozen: set[Rail],
+    left: set[Rail],
+) -> list[Event]:
+    """The cushion a ball resting near it (but clearly not frozen to it) was struck into,
+    when it is first seen again farther from it than it rested: it went into it and came
+    back out unseen (the ball that hit it beside it, or its blur on dark cloth). A ball hit
+    is driven along the line from the hitter's centre through its own."""
+    start = np.asarray(path.start, np.float64)
+    drive = start - np.asarray(struck_from, np.float64)
+    length = float(np.hypot(*drive))
+    later = [
+        i
+        for i in range(len(path.t))
+        if path.seen[i] and path.t[i] > t_hit and float(np.hypot(*(path.xy[i] - start))) > MOVED_MM
+    ]
+    if length < 1e-6 or not later:
+        return []
+    drive /= length
+    first = later[0]
+    rested, seen = table.rail_gaps(np.stack([start, path.xy[first]]))
+    out = []
+    for r, rail in enumerate(RAILS):
+        into = -float(drive @ _inward_normal(rail))
+        # (One resting nearer than LEFT_CUSHION_MM may be frozen to it: its own look.)
+        if not LEFT_CUSHION_MM <= rested[r] <= STRUCK_INTO_REACH_MM:
+            continue
+        if into < STRUCK_INTO or seen[r] <= rested[r]:
+            continue
+        share = rested[r] / into / (rested[r] / into + seen[r])
+        t_rail = t_hit + share * float(path.t[first] - t_hit)
+        out.append(_cushion_event(path.key, rail, t_rail, frozen, left))
+    return out
 
 
 def _turned_out_of_sight(

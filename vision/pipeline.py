@@ -261,8 +261,11 @@ class ShotDetector:
         drops = self._confirm_with_sensors(drops, paths, t_start)
         departures = {d.key: d for d in drops}
         if first is not None:
+            struck_from = cue.at(t_first) if cue is not None else None
             for path in paths.values():
-                for event in cushion_contacts(path, table, t_first, departures.get(path.key)):
+                hitter = struck_from if path.key == first else None
+                departure = departures.get(path.key)
+                for event in cushion_contacts(path, table, t_first, departure, hitter):
                     if event.t >= t_first:
                         events.append(event)
         by_key = {path.key: path for path in paths.values()}

@@ -206,6 +206,23 @@ def test_a_ball_lost_running_into_a_cushion_and_potted_across_the_table_touched_
     assert cushion_contacts(path, TABLE, 3.09, near) == []
 
 
+def test_a_ball_struck_into_a_cushion_and_first_seen_coming_off_it_touched_it() -> None:
+    # The 7 rests 23 mm off the head cushion; the cue ball hits it from the foot side, and
+    # it is not seen again until 3 frames later, 25 mm off the cushion and going away.
+    times = 31.78 + np.arange(8) / FPS
+    x = BALL_RADIUS_MM + np.array([23.0, 23.0, 23.0, 23.0, 24.8, 26.2, 28.4, 30.8])
+    y = np.array([1161.0, 1161.0, 1161.0, 1161.0, 1143.0, 1136.0, 1130.0, 1124.0])
+    seen = np.array([True, True, False, False, True, True, True, True])
+    path = Path(7, times, np.stack([x, y], axis=1), seen, (x[0], y[0]))
+    from_foot = (x[0] + 2 * BALL_RADIUS_MM, 1160.0)
+    assert [e.rail for e in cushion_contacts(path, TABLE, 31.793, struck_from=from_foot)] == [
+        "head"
+    ]
+    # Hit from the head side (away from the cushion), it went straight off.
+    from_head = (x[0] - 2 * BALL_RADIUS_MM, 1160.0)
+    assert cushion_contacts(path, TABLE, 31.793, struck_from=from_head) == []
+
+
 def _from_rest_near_the_right_cushion(steps: list[tuple[float, float]]) -> Path:
     """A ball resting 4 mm off the right cushion until 0.5 s, then moved by `steps` (mm
     along x, gap to the cushion) a frame."""
