@@ -19,6 +19,8 @@ from numpy.typing import NDArray
 
 from vision.cloth import F32, U8
 
+F64 = NDArray[np.float64]
+
 FOREGROUND = 1.0
 # A blob holds whole balls when k discs cover this much of it.
 MIN_DISC_COVER = 0.72
@@ -415,18 +417,11 @@ def _spread(
     iterations alternated with pushing each such pair apart to REST_GAP_RADII. (A ball
     barely differing from the cloth shows only a part of itself, which its neighbours'
     split shares out among them as they close in on it.)"""
-    ys, xs = np.nonzero(weights)
-    w = weights[ys, xs].astype(np.float64)
-    points = np.stack([xs, ys], axis=1).astype(np.float64)
+    pixels = _weighted_pixels(weights)
     c = np.asarray(centres, np.float64)
     gap = REST_GAP_RADII * radius
     for _ in range(SPREAD_ITERATIONS):
-        nearest = np.argmin(((points[:, None, :] - c[None, :, :]) ** 2).sum(axis=2), axis=1)
-        mass = np.bincount(nearest, weights=w, minlength=len(c))
-        held = mass > 0
-        for axis in range(2):
-            moved = np.bincount(nearest, weights=w * points[:, axis], minlength=len(c))
-            c[held, axis] = moved[held] / mass[held]
+        c = _lloyd_step(pixels, c)
         for _ in range(SPREAD_PUSHES):
             apart = c[:, None, :] - c[None, :, :]
             distance = np.linalg.norm(apart, axis=2)
@@ -582,26 +577,41 @@ def _lloyd(
 ) -> list[tuple[float, float]]:
     """Lloyd's iterations from `seeds`: each centre (but those indexed by `fixed`) moves to
     the weighted middle of the pixels nearer it than any other."""
-    ys, xs = np.nonzero(weights)
-    w = weights[ys, xs].astype(np.float64)
-    px, py = xs.astype(np.float64), ys.astype(np.float64)
-    count = len(seeds)
-    cx, cy = seeds[:, 0].copy(), seeds[:, 1].copy()
+    pixels = _weighted_pixels(weights)
+    c = np.asarray(seeds, np.float64)
     for _ in range(12):
-        d2 = (px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2
-        nearest = np.argmin(d2, axis=1)
-        mass = np.bincount(nearest, weights=w, minlength=count)
-        held = mass > 0
-        if fixed is not None:
-            held[fixed] = False
-        new_x, new_y = cx.copy(), cy.copy()
-        new_x[held] = np.bincount(nearest, weights=w * px, minlength=count)[held] / mass[held]
-        new_y[held] = np.bincount(nearest, weights=w * py, minlength=count)[held] / mass[held]
-        done = max(np.abs(new_x - cx).max(), np.abs(new_y - cy).max()) < 0.05
-        cx, cy = new_x, new_y
+        moved = _lloyd_step(pixels, c, fixed)
+        done = float(np.abs(moved - c).max()) < 0.05
+        c = moved
         if done:
             break
-    return [(float(x), float(y)) for x, y in zip(cx, cy, strict=True)]
+    return [(float(x), float(y)) for x, y in c]
+
+
+def _weighted_pixels(weights: NDArray[np.float32]) -> tuple[F64, F64, F64]:
+    """The blob's pixels (x and y) and their weights."""
+    ys, xs = np.nonzero(weights)
+    return xs.astype(np.float64), ys.astype(np.float64), weights[ys, xs].astype(np.float64)
+
+
+def _lloyd_step(
+    pixels: tuple[F64, F64, F64], centres: F64, fixed: NDArray[np.int64] | None = None
+) -> F64:
+    """Each centre (but those indexed by `fixed`) moved to the weighted middle of the pixels
+    nearer it than any other."""
+    px, py, w = pixels
+    cx, cy = centres[:, 0], centres[:, 1]
+    # (x and y apart: one (pixels, centres) array each, not one of pairs: a hot path.)
+    nearest = np.argmin((px[:, None] - cx[None, :]) ** 2 + (py[:, None] - cy[None, :]) ** 2, axis=1)
+    count = len(centres)
+    mass = np.bincount(nearest, weights=w, minlength=count)
+    held = mass > 0
+    if fixed is not None:
+        held[fixed] = False
+    moved = centres.copy()
+    moved[held, 0] = np.bincount(nearest, weights=w * px, minlength=count)[held] / mass[held]
+    moved[held, 1] = np.bincount(nearest, weights=w * py, minlength=count)[held] / mass[held]
+    return moved
 
 
 def _cover(
