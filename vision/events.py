@@ -411,7 +411,7 @@ def cushion_contacts(
         events += _struck_into_unseen(path, table, t_from, struck_from, frozen, left)
     if departure is not None and departure.pocket is not None:
         pocket = table.pockets[departure.pocket]
-        events += _turned_out_of_sight(path, table, idx, (pocket, departure.t), frozen, left)
+        events += _turned_out_of_sight(path, table, idx, pocket, departure.t, frozen, left)
     over = _went_over(path, table) if departure is not None and departure.pocket is None else None
     if over is not None and over[1] >= t_from:
         events.append(_cushion_event(path.key, over[0], over[1], frozen, left))
@@ -465,23 +465,23 @@ def _turned_out_of_sight(
     path: Path,
     table: Table,
     idx: list[int],
-    dropped: tuple[tuple[float, float], float],
+    pocket: tuple[float, float],
+    t_down: float,
     frozen: set[Rail],
     left: set[Rail],
 ) -> list[Event]:
     """The cushion a ball was last seen running into, within a frame's travel, when it went
-    down later (`dropped`: the pocket's centre, and when) in a pocket off that cushion: it
-    can only have turned off it, out of sight."""
+    down later (at `t_down`) in a pocket (centred at `pocket`) off that cushion: it can only
+    have turned off it, out of sight."""
     if len(idx) < 2:
         return []
     gaps = table.rail_gaps(path.xy[idx[-2:]])
-    (px, py), t_down = dropped
-    pocket = table.rail_gaps(np.array([[px, py]]))[0]
+    pocket_gaps = table.rail_gaps(np.array([pocket]))[0]
     step_t = float(path.t[idx[-1]] - path.t[idx[-2]])
     out = []
     for r, rail in enumerate(RAILS):
         closing = float(gaps[0, r] - gaps[1, r])
-        if closing <= 0.0 or gaps[1, r] > closing + CUSHION_REACH_MM or pocket[r] <= 0.0:
+        if closing <= 0.0 or gaps[1, r] > closing + CUSHION_REACH_MM or pocket_gaps[r] <= 0.0:
             continue
         t_hit = float(path.t[idx[-1]]) + max(float(gaps[1, r]), 0.0) / closing * step_t
         if t_hit < t_down:
