@@ -163,14 +163,16 @@ def detect(
         black = _dark_discs(dark, mask, discs, radius_half, origin, dark_balls)
         discs.extend(black)
         # The 8's white number circle is a blob of its own, less than a ball: on the ball.
-        occluders = [o for o in occluders if not any(_on(o, d, radius_half) for d in black)]
+        occluders = [
+            o for o in occluders if not any(_spot_on_ball(o, d, radius_half) for d in black)
+        ]
     # Fingers and a cue's ferrule near an arm look like balls; a ball there is hidden anyway.
     near = 1.5 * radius_half
     discs = [d for d in discs if all(o.distance(d.x, d.y) < -near for o in occluders)]
     return Detections(tuple(discs), tuple(occluders))
 
 
-def _on(occluder: Occluder, disc: Disc, radius_half: float) -> bool:
+def _spot_on_ball(occluder: Occluder, disc: Disc, radius_half: float) -> bool:
     """Whether `occluder` is a spot less than a ball lying on the ball of `disc` (a disc
     found by darkness round a white spot is centred off it, by up to a radius)."""
     radius = 2 * radius_half  # full-resolution pixels

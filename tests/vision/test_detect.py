@@ -200,3 +200,20 @@ def test_a_ball_struck_away_from_two_touching_balls_is_not_counted_in_their_blob
     found = detect(score, np.zeros_like(score), RADIUS, moving=tracked)
     xs = sorted(d.x for d in found.discs)
     assert xs == pytest.approx([full_res(four[0]), full_res(one[0])], abs=1.5)
+
+
+def test_the_8s_white_number_circle_does_not_hide_the_8() -> None:
+    # The 8 at rest: a dark disc, and in it its white number circle round the dark digit, a
+    # colour blob of its own that is no ball (and not an arm over the table beside the 8).
+    ys, xs = np.mgrid[:40, :40]
+    distance = np.hypot(xs - 20.0, ys - 20.0)
+    from_circle = np.hypot(xs - 21.0, ys - 19.5)
+    circle = (from_circle <= 0.7 * RADIUS) & (from_circle > 0.3 * RADIUS)
+    colour = np.where(circle, 2.0, 0.0).astype(np.float32)
+    # (Its dark ring a little wider than the ball: rolling slowly, it is a little blurred.)
+    dark = np.where((distance <= 1.2 * RADIUS) & ~circle, 1.5, 0.0).astype(np.float32)
+    found = detect(colour, dark, RADIUS, dark_balls=1)
+    assert found.occluders == ()
+    (disc,) = found.discs
+    assert disc.dark
+    assert np.hypot(disc.x - full_res(20.0), disc.y - full_res(20.0)) < 2 * RADIUS
