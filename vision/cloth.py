@@ -44,6 +44,8 @@ class Planes:
     y: U8
     u: U8
     v: U8
+    # Y from 16 (black) to 235, as OpenCV converts colour; the Pi camera gives 0 to 255.
+    video_range: bool = False
 
     @classmethod
     def from_bgr(cls, bgr: U8) -> Planes:
@@ -55,6 +57,7 @@ class Planes:
             y=i420[:height],
             u=chroma[:quarter].reshape(height // 2, width // 2),
             v=chroma[quarter : 2 * quarter].reshape(height // 2, width // 2),
+            video_range=True,
         )
 
     def to_bgr(self) -> U8:

@@ -30,6 +30,7 @@ from vision.events import (
     jaw_contacts,
     strike_time,
 )
+from vision.exposure import Exposure
 from vision.fusion import fuse_pulses
 from vision.identify import BallKey
 from vision.tracker import Observation, Tracker
@@ -69,6 +70,7 @@ class ShotDetector:
         self._last_t = -math.inf
         self._strike: float | None = None
         self._cue_hidden: float | None = None  # the cue ball went out of sight on its spot
+        self._exposure: Exposure | None = None  # measured on the first frame
 
     # -- the seam ------------------------------------------------------------------------------
 
@@ -87,6 +89,9 @@ class ShotDetector:
 
     def on_frame(self, t: float, planes: Planes) -> list[dict[str, Any]]:
         self._last_t = t
+        if self._exposure is None:
+            self._exposure = Exposure.measure(planes, self.calibration)
+        planes = self._exposure.apply(planes)
         observation = self.tracker.update(t, planes)
         if self._shot is None:
             self._history.append(observation)
@@ -121,8 +126,8 @@ class ShotDetector:
         """The facts of a shot still going on when the frames end (from the last frame)."""
         if self._shot is None:
             return []
-        if planes is not None:
-            self.tracker.settle(self._last_t, planes, after_shot=True)
+        if planes is not None and self._exposure is not None:
+            self.tracker.settle(self._last_t, self._exposure.apply(planes), after_shot=True)
         facts = self._facts()
         self.tracker.forget_gone()
         self._shot = None

@@ -1,0 +1,108 @@
+"""A camera's exposure and white balance, brought to what the pipeline works at.
+
+Most of the pipeline's brightness and colour thresholds are relative to the cloth, but not
+all can be: the chroma below which a pixel is white or black, the colour distance between two
+looks of one ball, the floors under the noise-adaptive levels are 8-bit amounts, set with the
+cloth at about a third of full scale (where an auto-exposed camera over a lit table puts it).
+A camera set brighter is scaled down to it once measured: Y by the gain, U and V about their
+middle by the same gain, as a shorter exposure would. A darker one is used as it is: gained
+up, its noise and its video's compression blocks grow past those floors, which in the dark
+keep them out (on darkened recordings, gaining them up changed as many rulings as it saved).
+
+White is white only under a white-balanced camera: under a warm lamp the cue ball's pixels are
+orange enough to count as coloured. The brightest pixels on the cloth are the white of the
+balls (the cue ball, the stripes, the highlights), so their colour is the light's tint; it is
+taken out of U and V in proportion to Y, as a channel gain puts it in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.cloth import ClothModel, Planes
+
+# The cloth's median brightness the pipeline's thresholds were set at: this share of the way
+# from black to white (84 of 255 in full range, 88 in video range).
+CLOTH_SHARE = 0.33
+# Within this fraction above it a frame is used as it is: the recordings the pipeline was
+# developed on spread this much, and scaling costs a few percent of the frame rate.
+AS_IS = 0.1
+# Beyond this a bright frame's clipping leaves nothing to scale.
+MIN_GAIN = 0.25
+# A ball's white is this much brighter than the cloth around it at least (2.7 times as bright
+# as the cloth at CLOTH_SHARE), and is not clipped (clipped, a pixel is white in any light).
+WHITE_OVER_CLOTH = 1.8
+CLIPPED_Y = 250
+# The tint (U/Y, V/Y) a lamp can give white; a yellow ball's is twice as much.
+MAX_TINT = 0.3
+# A tint under this is left in: white stays white up to twice as much (WHITE_CHROMA at a white
+# ball's brightness), and the recordings the pipeline was developed on have as much.
+TINT_AS_IS = 0.06
+# The white seen must add up to this many balls' discs, or it is too little to judge the light.
+MIN_WHITE_BALLS = 0.5
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """How much darker frames are made, and the tint taken out of them, before they are
+    looked at."""
+
+    gain: float = 1.0
+    tint: tuple[float, float] = (0.0, 0.0)  # (U/Y, V/Y) of white as the camera sees it
+
+    @classmethod
+    def measure(cls, planes: Planes, calibration: Calibration) -> Exposure:
+        """The gain that brings a brighter cloth's median brightness in this frame down to
+        CLOTH_SHARE, and the tint of the white on it."""
+        cloth = ClothModel.estimate(planes, calibration)
+        inside = cloth.table_mask > 0
+        if not inside.any():
+            return cls()
+        black, top = levels(planes)
+        level = max(float(np.median(cloth.y[inside])) - black, 1.0)
+        gain = CLOTH_SHARE * (top - black) / level
+        gain = 1.0 if gain >= 1.0 - AS_IS else max(gain, MIN_GAIN)
+        # Brighter than the cloth where it lies: a lamp's hot spot on the cloth is not white.
+        y_half = planes.y_half()
+        above = y_half.astype(np.float32) - black
+        white = inside & (above >= WHITE_OVER_CLOTH * (cloth.y - black)) & (y_half < CLIPPED_Y)
+        lum = y_half[white].astype(np.float64) - black
+        ratio_u = (planes.u[white].astype(np.float64) - 128.0) / lum
+        ratio_v = (planes.v[white].astype(np.float64) - 128.0) / lum
+        lamp_like = np.hypot(ratio_u, ratio_v) <= MAX_TINT
+        disc = np.pi * (calibration.ball_radius_px() / 2.0) ** 2
+        if lamp_like.sum() < MIN_WHITE_BALLS * disc:
+            return cls(gain)
+        tint = (float(np.median(ratio_u[lamp_like])), float(np.median(ratio_v[lamp_like])))
+        if np.hypot(*tint) <= TINT_AS_IS:
+            return cls(gain)
+        return cls(gain, tint)
+
+    def apply(self, planes: Planes) -> Planes:
+        if self.gain == 1.0 and self.tint == (0.0, 0.0):
+            return planes
+        g = self.gain
+        black, _ = levels(planes)
+        y = planes.y
+        if g != 1.0:
+            y = np.asarray(cv2.convertScaleAbs(y, alpha=g, beta=black * (1.0 - g)), np.uint8)
+        # The tint is proportional to the light (Y above black); the offsets keep black black.
+        y_half = planes.y_half()
+        u_tint, v_tint = self.tint
+        u_offset = 128.0 * (1.0 - g) + g * u_tint * black
+        v_offset = 128.0 * (1.0 - g) + g * v_tint * black
+        return Planes(
+            y=y,
+            u=np.asarray(cv2.addWeighted(planes.u, g, y_half, -g * u_tint, u_offset), np.uint8),
+            v=np.asarray(cv2.addWeighted(planes.v, g, y_half, -g * v_tint, v_offset), np.uint8),
+            video_range=planes.video_range,
+        )
+
+
+def levels(planes: Planes) -> tuple[float, float]:
+    """Y of black and of white in these planes."""
+    return (16.0, 235.0) if planes.video_range else (0.0, 255.0)
