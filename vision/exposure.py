@@ -17,6 +17,7 @@ taken out of U and V in proportion to Y, as a channel gain puts it in.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -39,7 +40,7 @@ WHITE_OVER_CLOTH = 1.8
 CLIPPED_Y = 250
 # The tint (U/Y, V/Y) a lamp can give white; a yellow ball's is twice as much.
 MAX_TINT = 0.3
-# A tint under this is left in: white stays white up to twice as much (WHITE_CHROMA at a white
+# This much tint is left in: white stays white up to twice as much (WHITE_CHROMA at a white
 # ball's brightness), and the recordings the pipeline was developed on have as much.
 TINT_AS_IS = 0.06
 # The white seen must add up to this many balls' discs, or it is too little to judge the light.
@@ -77,10 +78,14 @@ class Exposure:
         disc = np.pi * (calibration.ball_radius_px() / 2.0) ** 2
         if lamp_like.sum() < MIN_WHITE_BALLS * disc:
             return cls(gain)
-        tint = (float(np.median(ratio_u[lamp_like])), float(np.median(ratio_v[lamp_like])))
-        if np.hypot(*tint) <= TINT_AS_IS:
+        u, v = float(np.median(ratio_u[lamp_like])), float(np.median(ratio_v[lamp_like]))
+        size = math.hypot(u, v)
+        if size <= TINT_AS_IS:
             return cls(gain)
-        return cls(gain, tint)
+        # Only what is beyond the tint left in is taken out: a tint just over it is not
+        # corrected all at once (which made a frame from one encoding differ from the next).
+        keep = TINT_AS_IS / size
+        return cls(gain, (u * (1 - keep), v * (1 - keep)))
 
     def apply(self, planes: Planes) -> Planes:
         if self.gain == 1.0 and self.tint == (0.0, 0.0):
