@@ -37,7 +37,7 @@ MIN_GAIN = 0.25
 # A ball's white is this much brighter than the cloth around it at least (2.7 times as bright
 # as the cloth at CLOTH_SHARE), and is not clipped (clipped, a pixel is white in any light).
 WHITE_OVER_CLOTH = 1.8
-CLIPPED_Y = 250
+CLIPPED = 5  # within this of the white level (235 in video range, 255 in full) is clipped
 # The tint (U/Y, V/Y) a lamp can give white; a yellow ball's is twice as much.
 MAX_TINT = 0.3
 # This much tint is left in: white stays white up to twice as much (WHITE_CHROMA at a white
@@ -70,7 +70,7 @@ class Exposure:
         # Brighter than the cloth where it lies: a lamp's hot spot on the cloth is not white.
         y_half = planes.y_half()
         above = y_half.astype(np.float32) - black
-        white = inside & (above >= WHITE_OVER_CLOTH * (cloth.y - black)) & (y_half < CLIPPED_Y)
+        white = inside & (above >= WHITE_OVER_CLOTH * (cloth.y - black)) & (y_half < top - CLIPPED)
         lum = y_half[white].astype(np.float64) - black
         ratio_u = (planes.u[white].astype(np.float64) - 128.0) / lum
         ratio_v = (planes.v[white].astype(np.float64) - 128.0) / lum
