@@ -22,6 +22,8 @@ from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.checkerboard import CheckerboardError, calibrate_checkerboards, pictures_in
+from vision.cloth import Planes
+from vision.exposure import Exposure, Light
 from vision.lens import NOMINAL_HEIGHT_MM, FocalFrom, Lens, ViewFit, fit_picture
 from vision.outline import CUSHION_WIDTH_MM, HEADS, OutlineError
 
@@ -103,9 +105,12 @@ def main(args: argparse.Namespace) -> int:
         args.out.write_text(text + "\n")
     else:
         print(text)
+    calibration = Calibration.from_json(table, (width, height))
     if args.png is not None:
-        cv2.imwrite(str(args.png), draw_check(frame, Calibration.from_json(table, (width, height))))
+        cv2.imwrite(str(args.png), draw_check(frame, calibration))
+    light = Light.measure(Planes.from_bgr(frame), calibration)
     print(summary(fit, lens_note), file=sys.stderr)
+    print(f"  {Exposure.for_light(light).describe(light)}", file=sys.stderr)
     return 0
 
 

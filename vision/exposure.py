@@ -48,25 +48,20 @@ MIN_WHITE_BALLS = 0.5
 
 
 @dataclass(frozen=True)
-class Exposure:
-    """How much darker frames are made, and the tint taken out of them, before they are
-    looked at."""
+class Light:
+    """How a camera sees the table: the cloth's brightness and the tint of white."""
 
-    gain: float = 1.0
-    tint: tuple[float, float] = (0.0, 0.0)  # (U/Y, V/Y) of white as the camera sees it
+    cloth_share: float  # the cloth's median brightness, as a share of the way black to white
+    tint: tuple[float, float] | None  # (U/Y, V/Y) of the balls' white; None: too little seen
 
     @classmethod
-    def measure(cls, planes: Planes, calibration: Calibration) -> Exposure:
-        """The gain that brings a brighter cloth's median brightness in this frame down to
-        CLOTH_SHARE, and the tint of the white on it."""
+    def measure(cls, planes: Planes, calibration: Calibration) -> Light:
         cloth = ClothModel.estimate(planes, calibration)
         inside = cloth.table_mask > 0
-        if not inside.any():
-            return cls()
         black, top = levels(planes)
+        if not inside.any():
+            return cls(CLOTH_SHARE, None)
         level = max(float(np.median(cloth.y[inside])) - black, 1.0)
-        gain = CLOTH_SHARE * (top - black) / level
-        gain = 1.0 if gain >= 1.0 - AS_IS else max(gain, MIN_GAIN)
         # Brighter than the cloth where it lies: a lamp's hot spot on the cloth is not white.
         y_half = planes.y_half()
         above = y_half.astype(np.float32) - black
@@ -76,9 +71,34 @@ class Exposure:
         ratio_v = (planes.v[white].astype(np.float64) - 128.0) / lum
         lamp_like = np.hypot(ratio_u, ratio_v) <= MAX_TINT
         disc = np.pi * (calibration.ball_radius_px() / 2.0) ** 2
+        share = level / (top - black)
         if lamp_like.sum() < MIN_WHITE_BALLS * disc:
+            return cls(share, None)
+        tint = (float(np.median(ratio_u[lamp_like])), float(np.median(ratio_v[lamp_like])))
+        return cls(share, tint)
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """How much darker frames are made, and the tint taken out of them, before they are
+    looked at."""
+
+    gain: float = 1.0
+    tint: tuple[float, float] = (0.0, 0.0)  # (U/Y, V/Y) taken out
+
+    @classmethod
+    def measure(cls, planes: Planes, calibration: Calibration) -> Exposure:
+        return cls.for_light(Light.measure(planes, calibration))
+
+    @classmethod
+    def for_light(cls, light: Light) -> Exposure:
+        """The gain that brings a brighter cloth down to CLOTH_SHARE, and the tint beyond
+        what is left in."""
+        gain = CLOTH_SHARE / max(light.cloth_share, 1e-3)
+        gain = 1.0 if gain >= 1.0 - AS_IS else max(gain, MIN_GAIN)
+        if light.tint is None:
             return cls(gain)
-        u, v = float(np.median(ratio_u[lamp_like])), float(np.median(ratio_v[lamp_like]))
+        u, v = light.tint
         size = math.hypot(u, v)
         if size <= TINT_AS_IS:
             return cls(gain)
@@ -86,6 +106,22 @@ class Exposure:
         # corrected all at once (which made a frame from one encoding differ from the next).
         keep = TINT_AS_IS / size
         return cls(gain, (u * (1 - keep), v * (1 - keep)))
+
+    def describe(self, light: Light) -> str:
+        """What an installer reads: how the camera sees the table, and what vision does."""
+        works_at = f"vision works at {100 * CLOTH_SHARE:.0f} %"
+        share = f"the cloth at {100 * light.cloth_share:.0f} % of black to white"
+        if self.gain != 1.0:
+            share += f" ({works_at}: frames are scaled by {self.gain:.2f})"
+        elif light.cloth_share < CLOTH_SHARE * (1 - AS_IS):
+            share += f" ({works_at}: a longer exposure is better)"
+        if light.tint is None:
+            return f"light: {share}; too little white on the table to judge its tint"
+        u, v = light.tint
+        white = f"the balls' white tinted U/Y {u:+.3f}, V/Y {v:+.3f}"
+        if self.tint != (0.0, 0.0):
+            white += f" (vision takes out all but {TINT_AS_IS}; set the camera's colour gains)"
+        return f"light: {share}; {white}"
 
     def apply(self, planes: Planes) -> Planes:
         if self.gain == 1.0 and self.tint == (0.0, 0.0):

@@ -69,6 +69,25 @@ def test_calibrate_writes_a_table_object_and_a_check_image(tmp_path: Path) -> No
     assert np.abs(np.asarray(table["corners_px"]) - np.asarray(truth)).max() < 1.5
     assert "dist_coeffs" in table and "camera_height_mm" in table
     assert "straightness" in done.stderr
+    assert "light: the cloth at 3" in done.stderr  # about a third of black to white
+    assert "scaled" not in done.stderr and "colour gains" not in done.stderr
+
+
+def test_calibrate_tells_the_installer_of_a_bright_warm_camera(tmp_path: Path) -> None:
+    capture = cv2.VideoCapture(str(REPO / "fixtures" / "tuning" / "pot_straight" / "video.mp4"))
+    ok, frame = capture.read()
+    capture.release()
+    assert ok
+    warm = np.clip(frame * np.array([0.85, 1.2, 1.35]), 0, 255).astype(np.uint8)
+    picture = tmp_path / "warm.png"
+    cv2.imwrite(str(picture), warm)
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "calibrate", "--image", str(picture)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "frames are scaled by 0." in done.stderr
+    assert "set the camera's colour gains" in done.stderr
 
 
 def test_a_picture_that_cannot_be_read_is_named(tmp_path: Path) -> None:
