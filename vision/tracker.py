@@ -62,8 +62,10 @@ CLOTH_LIKE_GAP = 22.0
 COLOURED_LOOK = 0.5  # a look with this much of its disc coloured is a coloured ball's
 # A ball whose looks are mostly dark pixels may be found by its darkness alone.
 DARK_LOOK = 0.5
-# A resting ball's spot this much covered (of the square about it) is under something.
+# A resting ball's spot this much covered (of the square a ball wide about it) is under
+# something; if the square this many radii out is covered too, that is a hand or an arm.
 COVERED_SPOT = 0.6
+COVERED_REACH_RADII = 1.75
 # How far off a rolling ball's measured speed (from two noisy positions) may be.
 SPEED_NOISE_MM_S = 500.0
 # A ball lost in a pocket's mouth that has not come back out within this (rattling in the
@@ -160,6 +162,9 @@ class Tracker:
             np.array([table.mouth_reach(n) for n in table.pockets]),
         )
         self._occluders: tuple[Occluder, ...] = ()  # over the table in the latest frame
+        # What was detected (table points) in the latest frame, and in the one before.
+        self._latest_found: NDArray[np.float64] = np.zeros((0, 2))
+        self._previous_found: NDArray[np.float64] = np.zeros((0, 2))
         self._kernel = np.ones((3, 3), np.uint8)
 
     # -- per frame ---------------------------------------------------------------------------
@@ -398,6 +403,7 @@ class Tracker:
         }
         self._hide_occluded(t, detections.occluders, keep=still)
         self._occluders = detections.occluders
+        self._previous_found, self._latest_found = self._latest_found, found.reshape(-1, 2)
         # Tracks that may have changed: every moving or missing one, and resting ones
         # whose spot changed.
         # (A ball off its resting spot is in play: it is seen only where it is detected, not
@@ -479,12 +485,24 @@ class Tracker:
                 if tid in still or tid in anchored:
                     gate = BALL_RADIUS_MM
                 beyond = (dist > BALL_RADIUS_MM) & (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
+                coming = np.zeros(len(found), bool)
                 if beyond.any() and self._spot_covered(track, looks_from):
-                    gate = BALL_RADIUS_MM
+                    if track.key == "cue" and not self._spot_covered(
+                        track, looks_from, COVERED_REACH_RADII
+                    ):
+                        # Only its own square covered, not as by a hand: the cue following
+                        # through over it (blurred by a soft lens), or a fingertip with the
+                        # cue's ferrule coming at it. Struck away, the cue ball shows where
+                        # nothing was a frame ago. (Balls passing over an object ball's
+                        # spot in a break cover it so too: it is not struck by the cue.)
+                        coming = self._seen_coming(found, track)
+                    else:
+                        gate = BALL_RADIUS_MM  # under a hand
                 allowed = (
                     (dist <= gate)
                     & (unlike <= MAX_COLOUR_GAP)
                     & ~taken
+                    & ~coming
                     & ~self._behind(track, found, t)
                     & ~self._towards_the_unseen_cue_ball(track, found, t)
                 )
@@ -845,21 +863,35 @@ class Tracker:
             for a, b in zip(here, there, strict=True)
         )
 
-    def _spot_covered(self, track: Track, planes: tuple[Planes, U8] | None) -> bool:
-        """Whether a ball at rest has something over most of its spot: it is under it (a
-        hand about to take it up), not gone. A ball that left shows the cloth where it was,
-        but for the thin cue following through."""
+    def _spot_covered(
+        self, track: Track, planes: tuple[Planes, U8] | None, reach_radii: float = 1.0
+    ) -> bool:
+        """Whether a ball at rest has something over most of its spot (the square `reach_radii`
+        out from its middle): it is under it (a hand about to take it up), not gone. A ball
+        that left shows the cloth where it was, but for the thin cue following through."""
         if planes is None or self.cloth is None or track.rest_xy is None:
             return False
         if track.moving or self._in_play(track):
             return False
         px = self._pixel(track.rest_xy)
         hx, hy = round((px[0] + 0.5) / 2 - 0.5), round((px[1] + 0.5) / 2 - 0.5)
-        r = max(1, round(self.radius_px / 2))
+        r = max(1, round(reach_radii * self.radius_px / 2))
         height, width = planes[1].shape
         box = (max(0, hx - r), max(0, hy - r), min(width, hx + r + 1), min(height, hy + r + 1))
         colour, dark = self.cloth.foreground(planes[1], planes[0].u, planes[0].v, box)
         return bool(np.mean((colour > 1.0) | (dark > 1.0)) > COVERED_SPOT)
+
+    def _seen_coming(self, found: NDArray[np.float64], track: Track) -> NDArray[np.bool_]:
+        """Which detections continue one of the frame before that was not on the ball's
+        spot: something already on its way, not the ball just struck off it."""
+        before = self._previous_found
+        if track.rest_xy is None or not len(before) or not len(found):
+            return np.zeros(len(found), bool)
+        before = before[np.hypot(*(before - track.rest_xy).T) >= BALL_RADIUS_MM]
+        if not len(before):
+            return np.zeros(len(found), bool)
+        apart = np.linalg.norm(found[:, None, :] - before[None, :, :], axis=2)
+        return np.asarray((apart < BALL_RADIUS_MM).any(axis=1))
 
     def _may_have_moved(self, track: Track, t: float) -> bool:
         """Whether a ball may be away from where it rested: one seen moving, the cue ball

@@ -253,10 +253,15 @@ def test_a_ball_behind_the_cue_ball_struck_out_of_sight_does_not_come_towards_it
         assert np.hypot(*(track.xy - three)) < 10.0, f"frame {i}: the 3 at {track.xy}"
 
 
-def test_the_cue_following_through_over_the_cue_balls_spot_is_not_the_cue_ball() -> None:
+@pytest.mark.parametrize("cue_width", [0.7, 1.3])
+def test_the_cue_following_through_over_the_cue_balls_spot_is_not_the_cue_ball(
+    cue_width: float,
+) -> None:
     # After the strike the cue lies along the shot's line, over where the cue ball rested
     # near the foot cushion: pale, thinner than a ball and longer. The cue ball is the one
-    # going away from it.
+    # going away from it. Blurred by a soft lens the cue looks wider, wide enough to cover
+    # most of the square a ball wide about the spot, as a hand would; but not the square
+    # beyond it, as a hand would.
     spot = (2390.0, 640.0)
     tracker = Tracker(CALIBRATION, ("cue", 3))
     radius = CALIBRATION.ball_radius_px()
@@ -269,7 +274,7 @@ def test_the_cue_following_through_over_the_cue_balls_spot_is_not_the_cue_ball()
                 np.array([[spot[0] - 20.0, spot[1]], [2600.0, spot[1]]])
             )
             cv2.line(image, tuple(np.round(tip).astype(int)), tuple(np.round(butt).astype(int)),
-                     (215, 230, 240), round(0.7 * radius), cv2.LINE_AA)  # fmt: skip
+                     (215, 230, 240), round(cue_width * radius), cv2.LINE_AA)  # fmt: skip
         tracker.update(t, Planes.from_bgr(image))
         t += 1 / 60
     assert abs(ball_at(tracker, "cue")[0] - x) < 15.0
@@ -413,6 +418,30 @@ def test_the_cue_ball_under_a_hand_is_not_taken_for_a_knuckle_beside_it() -> Non
             balls[knuckle] = (205, 220, 232)
         tracker.update(t, frame(balls, arm=spot if i >= 5 else None))
         t += 1 / 60
+        (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+        assert np.hypot(*(cue.xy - spot)) < BALL_RADIUS_MM, f"frame {i}: the cue ball at {cue.xy}"
+
+
+def test_the_cue_ball_under_a_fingertip_is_not_taken_for_the_ferrule_coming_at_it() -> None:
+    # Aiming: the cue's pale ferrule, round as a ball seen end on, slides towards the cue
+    # ball while a fingertip of the bridge hand lies over it (most of its square covered,
+    # not the square beyond, as when the cue follows through over a struck ball's spot). The
+    # ferrule was on its way before: it is not the cue ball struck off its spot.
+    spot = (1500.0, 640.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    radius = CALIBRATION.ball_radius_px()
+    for i in range(30):
+        image = picture({(600.0, 300.0): RED, spot: WHITE})
+        ferrule = (spot[0], spot[1] + max(300.0 - 30.0 * max(i - 5, 0), 110.0))
+        if i >= 5:
+            at = CALIBRATION.to_image(np.array([ferrule]))[0]
+            cv2.circle(image, tuple(np.round(at).astype(int)), round(0.9 * radius),
+                       (225, 235, 240), -1, cv2.LINE_AA)  # fmt: skip
+        if i >= 12:
+            tip = CALIBRATION.to_image(np.array([spot]))[0]
+            cv2.circle(image, tuple(np.round(tip).astype(int)), round(1.2 * radius),
+                       drawn.SKIN, -1, cv2.LINE_AA)  # fmt: skip
+        tracker.update(i / 60, Planes.from_bgr(image))
         (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
         assert np.hypot(*(cue.xy - spot)) < BALL_RADIUS_MM, f"frame {i}: the cue ball at {cue.xy}"
 
