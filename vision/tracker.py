@@ -162,7 +162,8 @@ class Tracker:
             np.array([table.mouth_reach(n) for n in table.pockets]),
         )
         self._occluders: tuple[Occluder, ...] = ()  # over the table in the latest frame
-        # What was detected (table points) in the latest frame, and in the one before.
+        # What was detected (table points) in the latest frame that changed, and the one
+        # before it.
         self._latest_found: NDArray[np.float64] = np.zeros((0, 2))
         self._previous_found: NDArray[np.float64] = np.zeros((0, 2))
         self._kernel = np.ones((3, 3), np.uint8)
@@ -882,8 +883,8 @@ class Tracker:
         return bool(np.mean((colour > 1.0) | (dark > 1.0)) > COVERED_SPOT)
 
     def _seen_coming(self, found: NDArray[np.float64], track: Track) -> NDArray[np.bool_]:
-        """Which detections continue one of the frame before that was not on the ball's
-        spot: something already on its way, not the ball just struck off it."""
+        """Which detections continue one of the changed frame before that was not on the
+        ball's spot: something already on its way, not the ball just struck off it."""
         before = self._previous_found
         if track.rest_xy is None or not len(before) or not len(found):
             return np.zeros(len(found), bool)
