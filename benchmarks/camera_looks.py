@@ -39,7 +39,7 @@ def _gains(b: float, g: float, r: float) -> Callable[[Image], Image]:
     gains = np.array([b, g, r], np.float32)
 
     def apply(image: Image) -> Image:
-        return np.clip(image * gains, 0, 255).astype(np.uint8)
+        return np.asarray(np.clip(image * gains, 0, 255), np.uint8)
 
     return apply
 
@@ -58,7 +58,9 @@ def _saturation(factor: float) -> Callable[[Image], Image]:
 
 def _noise(sigma: float) -> Callable[[Image], Image]:
     rng = np.random.default_rng(7)
-    return lambda image: np.clip(image + rng.normal(0, sigma, image.shape), 0, 255).astype(np.uint8)
+    return lambda image: np.asarray(
+        np.clip(image + rng.normal(0, sigma, image.shape), 0, 255), np.uint8
+    )
 
 
 def _jpeg(quality: int) -> Callable[[Image], Image]:
