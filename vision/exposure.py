@@ -55,8 +55,11 @@ class Light:
     tint: tuple[float, float] | None  # (U/Y, V/Y) of the balls' white; None: too little seen
 
     @classmethod
-    def measure(cls, planes: Planes, calibration: Calibration) -> Light:
-        cloth = ClothModel.estimate(planes, calibration)
+    def measure(
+        cls, planes: Planes, calibration: Calibration, cloth: ClothModel | None = None
+    ) -> Light:
+        """The light in a frame (`cloth`: its cloth model, when it has been made already)."""
+        cloth = ClothModel.estimate(planes, calibration) if cloth is None else cloth
         inside = cloth.table_mask > 0
         black, top = levels(planes)
         if not inside.any():
@@ -85,10 +88,6 @@ class Exposure:
 
     gain: float = 1.0
     tint: tuple[float, float] = (0.0, 0.0)  # (U/Y, V/Y) taken out
-
-    @classmethod
-    def measure(cls, planes: Planes, calibration: Calibration) -> Exposure:
-        return cls.for_light(Light.measure(planes, calibration))
 
     @classmethod
     def for_light(cls, light: Light) -> Exposure:

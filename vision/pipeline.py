@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.cloth import Planes
+from vision.cloth import ClothModel, Planes
 from vision.events import (
     SPLIT_HIT_S,
     Disappearance,
@@ -30,7 +30,7 @@ from vision.events import (
     jaw_contacts,
     strike_time,
 )
-from vision.exposure import Exposure
+from vision.exposure import Exposure, Light
 from vision.fusion import fuse_pulses
 from vision.identify import BallKey
 from vision.tracker import Observation, Tracker
@@ -90,7 +90,10 @@ class ShotDetector:
     def on_frame(self, t: float, planes: Planes) -> list[dict[str, Any]]:
         self._last_t = t
         if self._exposure is None:
-            self._exposure = Exposure.measure(planes, self.calibration)
+            cloth = ClothModel.estimate(planes, self.calibration)
+            self._exposure = Exposure.for_light(Light.measure(planes, self.calibration, cloth))
+            if self._exposure == Exposure():
+                self.tracker.cloth = cloth  # the frames are used as they are: made once
         planes = self._exposure.apply(planes)
         observation = self.tracker.update(t, planes)
         if self._shot is None:

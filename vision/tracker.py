@@ -172,8 +172,9 @@ class Tracker:
 
     def update(self, t: float, planes: Planes) -> Observation:
         y_half = planes.y_half()
-        if self.cloth is None or self._reference is None:
-            self.cloth = ClothModel.estimate(planes, self.calibration)
+        if self._reference is None:
+            if self.cloth is None:
+                self.cloth = ClothModel.estimate(planes, self.calibration)
             self.settle(t, planes, y_half)
             self._recent.append((t, (y_half, planes.u, planes.v)))
             return self._observe(t, (), changed=False, moving=False)

@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from tests.vision.drawn import CALIBRATION, RED, WHITE, Balls, picture
 from vision.cloth import ClothModel, Planes
-from vision.exposure import CLOTH_SHARE, Exposure, levels
+from vision.exposure import CLOTH_SHARE, Exposure, Light, levels
 from vision.identify import Look, look_at
 
 YELLOW = (20, 195, 245)  # the 1
@@ -28,6 +28,10 @@ def lit(image: NDArray[np.uint8], bgr_gains: tuple[float, float, float]) -> NDAr
     return np.asarray(np.clip(image * np.array(bgr_gains), 0, 255), np.uint8)
 
 
+def measured(planes: Planes) -> Exposure:
+    return Exposure.for_light(Light.measure(planes, CALIBRATION))
+
+
 def cloth_y(planes: Planes) -> float:
     model = ClothModel.estimate(planes, CALIBRATION)
     return float(np.median(model.y[model.table_mask > 0]))
@@ -41,7 +45,7 @@ def look(planes: Planes, at: tuple[float, float]) -> Look:
 
 def test_a_frame_exposed_as_the_pipeline_expects_is_used_as_it_is() -> None:
     planes = Planes.from_bgr(picture(BALLS, noise=1))
-    exposure = Exposure.measure(planes, CALIBRATION)
+    exposure = measured(planes)
     assert exposure == Exposure()
     assert exposure.apply(planes) is planes
 
@@ -49,7 +53,7 @@ def test_a_frame_exposed_as_the_pipeline_expects_is_used_as_it_is() -> None:
 @pytest.mark.parametrize("light", [1.25, 1.5, 2.0])
 def test_a_brighter_camera_is_brought_down_to_the_cloth_brightness(light: float) -> None:
     planes = Planes.from_bgr(lit(picture(BALLS, noise=1), (light, light, light)))
-    exposure = Exposure.measure(planes, CALIBRATION)
+    exposure = measured(planes)
     assert exposure.gain == pytest.approx(1 / light, rel=0.06)
     black, white = levels(planes)
     assert cloth_y(exposure.apply(planes)) == pytest.approx(
@@ -60,13 +64,13 @@ def test_a_brighter_camera_is_brought_down_to_the_cloth_brightness(light: float)
 @pytest.mark.parametrize("light", [0.5, 0.7])
 def test_a_darker_camera_is_used_as_it_is(light: float) -> None:
     planes = Planes.from_bgr(lit(picture(BALLS, noise=1), (light, light, light)))
-    assert Exposure.measure(planes, CALIBRATION) == Exposure()
+    assert measured(planes) == Exposure()
 
 
 def test_a_warm_lamp_s_tint_is_taken_out_of_the_white() -> None:
     planes = Planes.from_bgr(lit(picture(BALLS, noise=1), (0.75, 1.0, 1.1)))
     assert look(planes, CUE_BALL).white < 0.5  # orange enough to count as coloured
-    exposure = Exposure.measure(planes, CALIBRATION)
+    exposure = measured(planes)
     u, v = exposure.tint
     assert u < -0.05 and v > 0.03  # less blue, more red
     assert look(exposure.apply(planes), CUE_BALL).white > 0.8
@@ -74,13 +78,13 @@ def test_a_warm_lamp_s_tint_is_taken_out_of_the_white() -> None:
 
 def test_a_small_tint_is_left_in() -> None:
     planes = Planes.from_bgr(lit(picture(BALLS, noise=1), (0.96, 1.0, 1.02)))
-    assert Exposure.measure(planes, CALIBRATION) == Exposure()
+    assert measured(planes) == Exposure()
 
 
 def test_without_white_on_the_table_a_coloured_ball_is_not_taken_for_the_light() -> None:
     colours_only: Balls = {(600.0, 400.0): YELLOW, (1500.0, 700.0): RED, (1900.0, 300.0): YELLOW}
     planes = Planes.from_bgr(lit(picture(colours_only, noise=1), (0.75, 1.0, 1.1)))
-    assert Exposure.measure(planes, CALIBRATION).tint == (0.0, 0.0)
+    assert measured(planes).tint == (0.0, 0.0)
 
 
 def test_a_lamp_s_hot_spot_on_the_cloth_is_not_taken_for_white() -> None:
@@ -90,4 +94,4 @@ def test_a_lamp_s_hot_spot_on_the_cloth_is_not_taken_for_white() -> None:
     spot = np.asarray(cv2.GaussianBlur(spot, (0, 0), 30), np.float64)
     image *= 1 + 1.6 * spot[..., None]  # the cloth under the lamp 2.6 times as bright
     planes = Planes.from_bgr(np.clip(image, 0, 255).astype(np.uint8))
-    assert Exposure.measure(planes, CALIBRATION).tint == (0.0, 0.0)
+    assert measured(planes).tint == (0.0, 0.0)
