@@ -95,3 +95,19 @@ def test_a_lamp_s_hot_spot_on_the_cloth_is_not_taken_for_white() -> None:
     image *= 1 + 1.6 * spot[..., None]  # the cloth under the lamp 2.6 times as bright
     planes = Planes.from_bgr(np.clip(image, 0, 255).astype(np.uint8))
     assert measured(planes).tint == (0.0, 0.0)
+
+
+def test_only_the_tint_beyond_what_is_left_in_is_taken_out() -> None:
+    # Taken out all at once, a tint just over the line made two encodings of one recording
+    # differ (one lost a first contact): the correction grows from nothing at the line.
+    assert Exposure.for_light(Light(CLOTH_SHARE, (0.05, 0.0))).tint == (0.0, 0.0)
+    u, v = Exposure.for_light(Light(CLOTH_SHARE, (0.08, 0.0))).tint
+    assert u == pytest.approx(0.02) and v == 0.0
+    u, v = Exposure.for_light(Light(CLOTH_SHARE, (-0.12, 0.16))).tint
+    assert (u, v) == pytest.approx((-0.12 * 0.7, 0.16 * 0.7))
+
+
+def test_a_frame_is_scaled_down_only_when_its_cloth_is_clearly_brighter() -> None:
+    assert Exposure.for_light(Light(0.5, None)).gain == pytest.approx(CLOTH_SHARE / 0.5)
+    assert Exposure.for_light(Light(0.35, None)).gain == 1.0  # within the recordings' spread
+    assert Exposure.for_light(Light(0.15, None)).gain == 1.0  # darker: used as it is
