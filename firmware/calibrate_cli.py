@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from vision.calibration import Calibration
 from vision.checkerboard import CheckerboardError, calibrate_checkerboards, pictures_in
 from vision.cloth import Planes
-from vision.exposure import Exposure, Light
+from vision.exposure import AS_IS, CLOTH_SHARE, TINT_AS_IS, Exposure, Light
 from vision.lens import NOMINAL_HEIGHT_MM, FocalFrom, Lens, ViewFit, fit_picture
 from vision.outline import CUSHION_WIDTH_MM, HEADS, OutlineError
 
@@ -110,7 +110,7 @@ def main(args: argparse.Namespace) -> int:
         cv2.imwrite(str(args.png), draw_check(frame, calibration))
     light = Light.measure(Planes.from_bgr(frame), calibration)
     print(summary(fit, lens_note), file=sys.stderr)
-    print(f"  {Exposure.for_light(light).describe(light)}", file=sys.stderr)
+    print(f"  {light_summary(light)}", file=sys.stderr)
     return 0
 
 
@@ -158,6 +158,24 @@ def summary(fit: ViewFit, lens_note: str | None) -> str:
             f"  camera {fit.camera_height_mm:.0f} mm above the cloth",
         ]
     )
+
+
+def light_summary(light: Light) -> str:
+    """How the camera sees the table, and what vision will do about it."""
+    exposure = Exposure.for_light(light)
+    works_at = f"vision works at {100 * CLOTH_SHARE:.0f} %"
+    share = f"the cloth at {100 * light.cloth_share:.0f} % of black to white"
+    if exposure.gain != 1.0:
+        share += f" ({works_at}: frames are scaled by {exposure.gain:.2f})"
+    elif light.cloth_share < CLOTH_SHARE * (1 - AS_IS):
+        share += f" ({works_at}: a longer exposure is better)"
+    if light.tint is None:
+        return f"light: {share}; too little white on the table to judge its tint"
+    u, v = light.tint
+    white = f"the balls' white tinted U/Y {u:+.3f}, V/Y {v:+.3f}"
+    if exposure.tint != (0.0, 0.0):
+        white += f" (vision takes out all but {TINT_AS_IS}; set the camera's colour gains)"
+    return f"light: {share}; {white}"
 
 
 def _pattern(text: str) -> tuple[int, int]:

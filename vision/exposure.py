@@ -106,22 +106,6 @@ class Exposure:
         keep = TINT_AS_IS / size
         return cls(gain, (u * (1 - keep), v * (1 - keep)))
 
-    def describe(self, light: Light) -> str:
-        """What an installer reads: how the camera sees the table, and what vision does."""
-        works_at = f"vision works at {100 * CLOTH_SHARE:.0f} %"
-        share = f"the cloth at {100 * light.cloth_share:.0f} % of black to white"
-        if self.gain != 1.0:
-            share += f" ({works_at}: frames are scaled by {self.gain:.2f})"
-        elif light.cloth_share < CLOTH_SHARE * (1 - AS_IS):
-            share += f" ({works_at}: a longer exposure is better)"
-        if light.tint is None:
-            return f"light: {share}; too little white on the table to judge its tint"
-        u, v = light.tint
-        white = f"the balls' white tinted U/Y {u:+.3f}, V/Y {v:+.3f}"
-        if self.tint != (0.0, 0.0):
-            white += f" (vision takes out all but {TINT_AS_IS}; set the camera's colour gains)"
-        return f"light: {share}; {white}"
-
     def apply(self, planes: Planes) -> Planes:
         if self.gain == 1.0 and self.tint == (0.0, 0.0):
             return planes
