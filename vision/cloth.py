@@ -66,6 +66,10 @@ class Planes:
         frame = i420.reshape(height * 3 // 2, width)
         return np.asarray(cv2.cvtColor(frame, cv2.COLOR_YUV2BGR_I420), np.uint8)
 
+    def levels(self) -> tuple[float, float]:
+        """Y of black and of white."""
+        return (16.0, 235.0) if self.video_range else (0.0, 255.0)
+
     def y_half(self) -> U8:
         height, width = self.u.shape
         return np.asarray(cv2.resize(self.y, (width, height), interpolation=cv2.INTER_AREA))
@@ -80,6 +84,7 @@ class ClothModel:
     v: F32
     inv_y: F32  # 1 / y, precomputed: every frame divides by it
     table_mask: U8  # 255 on the playing surface
+    median_y: float = 88.0  # the cloth's median Y over the playing surface
     chroma_step: float = 12.0  # chroma difference (8-bit units) that is clearly not cloth
     light_step: float = 0.12  # relative brightening that is clearly not cloth
 
@@ -153,6 +158,7 @@ class ClothModel:
             v=v - 128.0,
             inv_y=inv_y,
             table_mask=mask,
+            median_y=float(np.median(y[on_table])) if on_table.any() else float(np.median(y)),
             chroma_step=max(MIN_CHROMA, NOISE_FACTOR * chroma_noise),
             light_step=max(MIN_BRIGHTER, NOISE_FACTOR * light_noise),
         )

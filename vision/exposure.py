@@ -1,9 +1,9 @@
 """A camera's exposure and white balance, brought to what the pipeline works at.
 
 Most of the pipeline's brightness and colour thresholds are relative to the cloth, but not
-all can be: the chroma below which a pixel is white or black, the colour distance between two
-looks of one ball, the floors under the noise-adaptive levels are 8-bit amounts, set with the
-cloth at about a third of full scale (where an auto-exposed camera over a lit table puts it).
+all can be: the colour distance between two looks of one ball and the floors under the
+noise-adaptive levels are 8-bit amounts, set with the cloth at about a third of full scale
+(where an auto-exposed camera over a lit table puts it).
 A camera set brighter is scaled down to it once measured: Y by the gain, U and V about their
 middle by the same gain, as a shorter exposure would. A darker one is used as it is: gained
 up, its noise and its video's compression blocks grow past those floors, which in the dark
@@ -40,8 +40,9 @@ WHITE_OVER_CLOTH = 1.8
 CLIPPED = 5  # within this of the white level (235 in video range, 255 in full) is clipped
 # The tint (U/Y, V/Y) a lamp can give white; a yellow ball's is twice as much.
 MAX_TINT = 0.3
-# This much tint is left in: white stays white up to twice as much (WHITE_CHROMA at a white
-# ball's brightness), and the recordings the pipeline was developed on have as much.
+# This much tint is left in: white stays white up to about twice as much (identify's grey
+# chroma, at a white ball's brightness), and the recordings the pipeline was developed on have
+# as much.
 TINT_AS_IS = 0.06
 # The white seen must add up to this many balls' discs, or it is too little to judge the light.
 MIN_WHITE_BALLS = 0.5
@@ -61,10 +62,10 @@ class Light:
         """The light in a frame (`cloth`: its cloth model, when it has been made already)."""
         cloth = ClothModel.estimate(planes, calibration) if cloth is None else cloth
         inside = cloth.table_mask > 0
-        black, top = levels(planes)
+        black, top = planes.levels()
         if not inside.any():
             return cls(CLOTH_SHARE, None)
-        level = max(float(np.median(cloth.y[inside])) - black, 1.0)
+        level = max(cloth.median_y - black, 1.0)
         # Brighter than the cloth where it lies: a lamp's hot spot on the cloth is not white.
         y_half = planes.y_half()
         above = y_half.astype(np.float32) - black
@@ -110,7 +111,7 @@ class Exposure:
         if self.gain == 1.0 and self.tint == (0.0, 0.0):
             return planes
         g = self.gain
-        black, _ = levels(planes)
+        black, _ = planes.levels()
         y = planes.y
         if g != 1.0:
             y = np.asarray(cv2.convertScaleAbs(y, alpha=g, beta=black * (1.0 - g)), np.uint8)
@@ -125,8 +126,3 @@ class Exposure:
             v=np.asarray(cv2.addWeighted(planes.v, g, y_half, -g * v_tint, v_offset), np.uint8),
             video_range=planes.video_range,
         )
-
-
-def levels(planes: Planes) -> tuple[float, float]:
-    """Y of black and of white in these planes."""
-    return (16.0, 235.0) if planes.video_range else (0.0, 255.0)

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from vision.assignment import assign
 from vision.cloth import ClothModel, Planes
+from vision.exposure import CLIPPED
 
 BallKey = int | str  # 1..10 or "cue"
 
@@ -35,7 +36,13 @@ PALETTE_RGB: dict[int, tuple[int, int, int]] = {
     10: (20, 60, 190),
 }
 STRIPES = (9, 10)
-WHITE_CHROMA = 26.0  # below this (8-bit units) a bright pixel is white, a dark one black
+# A look is measured against the cloth's brightness above black where the ball lies, plus a
+# pedestal of this share of the table's median: a ratio to a dim corner's cloth alone would
+# overstate how bright and colourful its balls are.
+PEDESTAL = 0.22
+# Below this chroma, as a share of the table's median brightness, a bright pixel is white, a
+# dark one black: both grow with the light, so a darker camera sees the same looks.
+GREY_CHROMA = 0.36
 UNASSIGNED_COST = 40.0
 # How much better another id must fit a ball that has not moved to take its id from it.
 KEPT_ID_BONUS = 3.0
@@ -98,17 +105,19 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
         return Look(0, 0, 0, (0, 0), 0)
     gy, gx = np.mgrid[y0:y1, x0:x1]
     disc = (gx - hx) ** 2 + (gy - hy) ** 2 <= r * r
-    lum = y_half[y0:y1, x0:x1][disc].astype(np.float32)
+    black, top = planes.levels()
+    lit = max(cloth.median_y - black, 1.0)
+    raw = y_half[y0:y1, x0:x1][disc]
+    lum = raw.astype(np.float32) + (PEDESTAL * lit - black)
     u = planes.u[y0:y1, x0:x1][disc].astype(np.float32) - 128
     v = planes.v[y0:y1, x0:x1][disc].astype(np.float32) - 128
-    level = float(
-        cloth.y[
-            int(min(max(hy, 0), cloth.y.shape[0] - 1)), int(min(max(hx, 0), cloth.y.shape[1] - 1))
-        ]
-    )
+    row = int(min(max(hy, 0), cloth.y.shape[0] - 1))
+    col = int(min(max(hx, 0), cloth.y.shape[1] - 1))
+    level = max(float(cloth.y[row, col]) - black, 0.0) + PEDESTAL * lit
     chroma = np.hypot(u, v)
-    grey = chroma < WHITE_CHROMA
-    white = grey & (lum > 1.45 * level)
+    grey = chroma < GREY_CHROMA * lit
+    # (Clipped, grey is white however bright the cloth under a lamp's hot spot is.)
+    white = grey & ((lum > 1.45 * level) | (raw >= top - CLIPPED))
     dark = grey & (lum < 0.75 * level)
     coloured = ~grey
     n = float(len(lum))

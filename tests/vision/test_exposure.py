@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from tests.vision.drawn import CALIBRATION, RED, WHITE, Balls, picture
 from vision.cloth import ClothModel, Planes
-from vision.exposure import CLOTH_SHARE, Exposure, Light, levels
+from vision.exposure import CLOTH_SHARE, Exposure, Light
 from vision.identify import Look, look_at
 
 YELLOW = (20, 195, 245)  # the 1
@@ -55,7 +55,7 @@ def test_a_brighter_camera_is_brought_down_to_the_cloth_brightness(light: float)
     planes = Planes.from_bgr(lit(picture(BALLS, noise=1), (light, light, light)))
     exposure = measured(planes)
     assert exposure.gain == pytest.approx(1 / light, rel=0.06)
-    black, white = levels(planes)
+    black, white = planes.levels()
     assert cloth_y(exposure.apply(planes)) == pytest.approx(
         black + CLOTH_SHARE * (white - black), abs=3
     )

@@ -71,6 +71,34 @@ def test_the_maroon_7_and_the_black_8_are_told_apart_even_in_poor_light(light: f
     assert id_cost(eight, 8) < id_cost(eight, 7)
 
 
+@pytest.mark.parametrize("light", [0.55, 0.35])
+def test_a_darker_camera_sees_the_same_looks(light: float) -> None:
+    # A ball's colour and the cloth's brightness fall together with the light: measured
+    # against the cloth (above black), every look stays what it was.
+    bright, dim = looks_on_a_table(1.0), looks_on_a_table(light)
+    for key in ALL:
+        a, b = bright[key], dim[key]
+        assert abs(a.white - b.white) <= 0.15, key
+        assert abs(a.dark - b.dark) <= 0.15, key
+        assert abs(a.colour - b.colour) <= 0.15, key
+        assert np.hypot(a.chroma[0] - b.chroma[0], a.chroma[1] - b.chroma[1]) <= 0.1, key
+
+
+def test_a_clipped_cue_ball_is_white_under_a_hot_spot_however_bright_the_cloth() -> None:
+    image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    image[:] = (20, 40, 60)
+    cloth_bgr = (230, 200, 130)  # a lamp's hot spot: two thirds of full scale
+    cv2.fillPoly(image, [np.array(CORNERS, np.int32)], cloth_bgr)
+    px, py = np.round(CALIBRATION.to_image(np.array([SPOTS["cue"]]))[0]).astype(int)
+    radius_px = CALIBRATION.ball_radius_px()
+    cv2.circle(image, (px, py), round(radius_px), (255, 255, 255), -1, cv2.LINE_AA)
+    planes = Planes.from_bgr(image)
+    cloth = ClothModel.estimate(planes, CALIBRATION)
+    look = look_at(planes, planes.y_half(), cloth, float(px), float(py), radius_px)
+    assert look.white > 0.9
+    assert identify([look], ALL) == {0: "cue"}
+
+
 def test_a_look_with_no_pixels_matches_nothing_well() -> None:
     empty = Look(0, 0, 0, (0, 0), 0)
     assert Look.combine([empty]) is None
