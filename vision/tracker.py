@@ -66,6 +66,11 @@ DARK_LOOK = 0.5
 # something; if the square this many radii out is covered too, that is a hand or an arm.
 COVERED_SPOT = 0.6
 COVERED_REACH_RADII = 1.75
+# A ball against a cue or an arm is a bump on its blob this deep (in ball radii) at its
+# middle: a cue is thinner, an arm thicker.
+BUMP_DEPTH_RADII = (0.8, 1.3)
+BUMP_ALONE_MM = 4 * BALL_RADIUS_MM  # ...and no other ball within this
+BUMP_COLOUR_GAP = 10.0  # ...and its colour plainly the ball's (a hand is no colour)
 # How far off a rolling ball's measured speed (from two noisy positions) may be.
 SPEED_NOISE_MM_S = 500.0
 # A ball lost in a pocket's mouth that has not come back out within this (rattling in the
@@ -200,6 +205,7 @@ class Tracker:
         detections, found = self._look_for_the_lost(
             t, detections, found, changed_mask, planes, y_half
         )
+        detections, found = self._look_beside_occluders(t, detections, found, planes, y_half)
         self._associate(
             t,
             detections,
@@ -366,6 +372,88 @@ class Tracker:
         return (
             Detections((*detections.discs, *kept), detections.occluders),
             np.vstack([found.reshape(-1, 2), kept_xy.reshape(-1, 2)]),
+        )
+
+    def _look_beside_occluders(
+        self,
+        t: float,
+        detections: Detections,
+        found: NDArray[np.float64],
+        planes: Planes,
+        y_half: U8,
+    ) -> tuple[Detections, NDArray[np.float64]]:
+        """The detections, and the cue ball in motion beside the cue or an arm.
+
+        Rolling against the cue stick (drawn back, or following through, along its path),
+        the cue ball's blob joins the stick's and the whole is taken for an occluder; yet the
+        ball still stands out of it as a round bump as thick as a ball, where a cue is
+        thinner and an arm thicker. (Object balls seldom roll there; in a break's crowd, by
+        a cue following through, each is such a bump, and which is which is not told.)
+        """
+        assert self.cloth is not None
+        if not detections.occluders:
+            return detections, found
+        height, width = y_half.shape
+        radius = self.radius_px / 2  # half-resolution pixels
+        extra: list[Disc] = []
+        extra_xy: list[NDArray[np.float64]] = []
+        for track in self.tracks.values():
+            unseen = t - track.t
+            if (
+                track.key != "cue"
+                or not track.moving
+                or track.colour is None
+                or unseen > MISSING_REACH_S
+                or self._at_a_pocket(track)
+            ):
+                continue
+            predicted = track.predicted(t)
+            centre = self._pixel(predicted)
+            if not self._covered(centre, detections.occluders):
+                continue
+            seen = [*found.reshape(-1, 2), *extra_xy]
+            if seen and min(np.hypot(*(xy - predicted)) for xy in seen) < 2 * BALL_RADIUS_MM:
+                continue  # something is found where it should be
+            others = [o.predicted(t) for o in self.tracks.values() if o is not track]
+            if others and min(np.hypot(*(xy - predicted)) for xy in others) < BUMP_ALONE_MM:
+                continue  # in a crowd, each ball is such a bump: which is which is not told
+            # Only where its roll was taking it: a ball turned off its way (by a cushion,
+            # another ball) is not told from a hand's knuckle by its shape.
+            reach = 2 * radius
+            hx, hy = (centre + 0.5) / 2 - 0.5
+            x0, y0 = max(int(hx - reach - radius), 0), max(int(hy - reach - radius), 0)
+            x1 = min(int(hx + reach + radius) + 2, width)
+            y1 = min(int(hy + reach + radius) + 2, height)
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                continue
+            colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, (x0, y0, x1, y1))
+            mask = ((colour > 1.0) | (dark > 1.0)).astype(np.uint8)
+            depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+            peaks = (
+                (depth >= cv2.dilate(depth, self._kernel))
+                & (depth >= BUMP_DEPTH_RADII[0] * radius)
+                & (depth <= BUMP_DEPTH_RADII[1] * radius)
+            )
+            rows, cols = np.nonzero(peaks)
+            if not len(rows):
+                continue
+            off = np.hypot(cols + x0 - hx, rows + y0 - hy)
+            for i in np.argsort(off):
+                if off[i] > reach:
+                    break
+                disc = Disc(2 * (cols[i] + x0) + 0.5, 2 * (rows[i] + y0) + 0.5, 1, 1.0)
+                xy = self._to_table([disc])[0]
+                colours = self._colours([disc], planes)
+                unlike = self._colour_gap(track, colours, self._cloth_under(xy[None, :]))
+                if unlike[0] <= BUMP_COLOUR_GAP:
+                    extra.append(disc)
+                    extra_xy.append(xy)
+                    break
+        if not extra:
+            return detections, found
+        return (
+            Detections((*detections.discs, *extra), detections.occluders),
+            np.vstack([found.reshape(-1, 2), np.array(extra_xy)]),
         )
 
     def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
