@@ -52,6 +52,14 @@ APEX_REACH_PER_TRAVEL = 0.1
 # A ball resting this near a cushion, struck this squarely into it (the cosine), reaches it.
 STRUCK_INTO_REACH_MM = 2 * BALL_RADIUS_MM
 STRUCK_INTO = 0.5
+# A ball out of sight longer than this (under an arm) may have met a cushion unseen: it did
+# when its ways in and out, each at least this fast towards and away from the cushion, reach
+# the cushion together, within this time (or this share of the time out of sight).
+UNSEEN_S = 0.05
+BOUNCE_BASE_S = 0.05  # its speeds measured over this long either side
+BOUNCE_RATE_MM_S = 100.0
+BOUNCE_SLACK_S = 0.05
+BOUNCE_SLACK_SHARE = 0.25
 SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 0.1 s
 # A dropping ball whose way in (carried on from where it was last seen) comes this close to a
 # jaw, beyond touching, touched it: a slack of a few mm called clean drops glancing contacts.
@@ -396,6 +404,9 @@ def cushion_contacts(
             t_hit = min(max(t_hit, float(times[k - 1])), float(times[k + 1]))
             if t_hit >= t_from + ORDER_UNCERTAIN_S:
                 events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+        for t_hit in _bounces_out_of_sight(gaps[:, r], pts, times):
+            if t_hit >= t_from + ORDER_UNCERTAIN_S:
+                events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines).
     last = len(idx) - 1
@@ -420,6 +431,42 @@ def cushion_contacts(
         # on something else (the cue ball following it into the mouth).
         events = [e for e in events if e.t <= departure.t]
     return _merge_same(events)
+
+
+def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
+    """When the ball met a cushion while out of sight (under an arm): it went out of sight
+    heading for the cushion and came back in sight heading away, and both ways, carried on
+    at their speeds, reach it at one time and one place.
+
+    `gaps` are the seen samples' gaps to that cushion's touching line, `pts` and `times`
+    the samples.
+    """
+    out = []
+    for k in np.nonzero(np.diff(times) > UNSEEN_S)[0] + 1:
+        before = np.nonzero((times >= times[k - 1] - BOUNCE_BASE_S) & (times <= times[k - 1]))[0]
+        after = np.nonzero((times >= times[k]) & (times <= times[k] + BOUNCE_BASE_S))[0]
+        if len(before) < 2 or len(after) < 2:
+            continue  # its speeds either side are not seen
+        # Speeds over a few frames: one frame's step is as much the centre's noise.
+        t_b, t_a = times[before] - times[k - 1], times[after] - times[k]
+        rate_in = float(np.polyfit(t_b, gaps[before], 1)[0])
+        rate_out = float(np.polyfit(t_a, gaps[after], 1)[0])
+        if rate_in > -BOUNCE_RATE_MM_S or rate_out < BOUNCE_RATE_MM_S:
+            continue
+        t_in = float(times[k - 1]) + max(float(gaps[k - 1]), 0.0) / -rate_in
+        t_out = float(times[k]) - max(float(gaps[k]), 0.0) / rate_out
+        if not times[k - 1] <= min(t_in, t_out) <= max(t_in, t_out) <= times[k]:
+            continue
+        unseen = float(times[k] - times[k - 1])
+        if abs(t_in - t_out) > max(BOUNCE_SLACK_S, BOUNCE_SLACK_SHARE * unseen):
+            continue
+        v_in = np.array([np.polyfit(t_b, pts[before, i], 1)[0] for i in (0, 1)])
+        v_out = np.array([np.polyfit(t_a, pts[after, i], 1)[0] for i in (0, 1)])
+        at_in = pts[k - 1] + v_in * (t_in - times[k - 1])
+        at_out = pts[k] - v_out * (times[k] - t_out)
+        if np.linalg.norm(at_in - at_out) <= 2 * BALL_RADIUS_MM:
+            out.append(0.5 * (t_in + t_out))
+    return out
 
 
 def _struck_into_unseen(

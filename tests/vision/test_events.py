@@ -179,6 +179,33 @@ def test_a_ball_seen_on_both_sides_of_its_turn_off_a_cushion_touched_it() -> Non
     ]
 
 
+def _hidden_at_the_cushion(shift_out_mm: float = 0.0) -> tuple[Path, float]:
+    """A ball at 1.5 m/s into the right cushion and back, out of sight (under an arm) from
+    0.2 s before it meets it to 0.15 s after (seen again `shift_out_mm` along the cushion
+    from where it would be), and when it met it."""
+    times = np.arange(0, 1.2, 1 / 120.0)
+    path = _bounce(times, 700.0, 1500.0, 0.1, noise_mm=3.0)
+    hit = 0.1 + (TABLE.width - BALL_RADIUS_MM - 700.0) / 1500.0
+    xy = path.xy.copy()
+    xy[times > hit, 0] += shift_out_mm
+    moved = Path(path.key, times, xy, path.seen, path.start)
+    return _unseen_between(moved, hit - 0.2, hit + 0.15), hit
+
+
+def test_a_ball_hidden_under_an_arm_as_it_met_a_cushion_touched_it() -> None:
+    path, hit = _hidden_at_the_cushion()
+    events = cushion_contacts(path, TABLE, 0.1)
+    assert [(e.balls, e.rail) for e in events] == [(("cue",), "right")]
+    assert events[0].t == pytest.approx(hit, abs=0.02)
+
+
+def test_a_ball_seen_again_off_its_way_back_from_a_cushion_touched_it_no_more_surely() -> None:
+    # Seen again 15 cm along the cushion from where its way back leads: something else
+    # (a ball, a hand) turned it out of sight.
+    path, _ = _hidden_at_the_cushion(shift_out_mm=150.0)
+    assert cushion_contacts(path, TABLE, 0.1) == []
+
+
 def test_a_ball_at_break_speed_off_a_cushion_touched_it_though_its_streaks_lie_off_it() -> None:
     # 10 m/s into the foot cushion at 60 fps, as a tuning recording's break saw it: each
     # frame's middle of a 15 cm streak, the two nearest the turn 53 and 87 mm off the
