@@ -23,7 +23,7 @@ from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
 from vision.geometry import BALL_RADIUS_MM
-from vision.identify import STRIPES, BallKey, Look, identify, look_at
+from vision.identify import STRIPES, BallKey, Look, id_cost, identify, look_at
 
 U8 = NDArray[np.uint8]
 
@@ -93,6 +93,9 @@ STRIPE_LIGHTS = np.concatenate([[0.35, 0.5], LIGHT_CHANGES, [2.0, 3.0]])
 MOTION_BLUR_MIX = 0.6
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
 NEW_BALL_COST = 25.0
+# ...and this at most for a ball lost in play and found again at rest by its colour (the cue
+# ball is then at least a third white, the 8 nearly half black).
+FOUND_AGAIN_COST = 12.0
 # A resting ball is still there while nothing changed within this many radii of its centre.
 STILL_CORE_RADII = 0.5
 # An arm or a cue reaches this many ball radii at least; a shorter occluder may be a ball.
@@ -715,6 +718,7 @@ class Tracker:
         self._occluders = detections.occluders
         tids = list(self.tracks)
         pairs = []
+        looks = [look_at(planes, y_half, self.cloth, d.x, d.y, self.radius_px) for d in discs]
         if tids and len(found):
             colours = self._colours(discs, planes)
             cloth_under = self._cloth_under(found)
@@ -726,7 +730,7 @@ class Tracker:
                 cost[row] = np.where(unlike <= MAX_COLOUR_GAP, dist, np.inf)
             pairs = assign(cost, max_cost=2 * BALL_RADIUS_MM)
             if after_shot:
-                pairs += self._found_again(tids, pairs, colours, cloth_under)
+                pairs += self._found_again(tids, pairs, colours, cloth_under, looks)
         matched = {col: tids[row] for row, col in pairs}
         # A ball at rest where nothing changed since the last rest has not moved: measured
         # again in a crowd it would only move by the split's noise.
@@ -755,7 +759,6 @@ class Tracker:
                     and not self.by_an_arm(track)
                 ):
                     track.rest_xy = None
-        looks = [look_at(planes, y_half, self.cloth, d.x, d.y, self.radius_px) for d in discs]
         # New balls only for the ids no ball in sight holds, chosen all at once by how well
         # they look like those balls: a hand, a cue, a shadow or a pocket's hole is not one
         # of the balls still in play.
@@ -818,8 +821,10 @@ class Tracker:
         pairs: list[tuple[int, int]],
         colours: NDArray[np.float64],
         cloth: NDArray[np.float64],
+        looks: list[Look],
     ) -> list[tuple[int, int]]:
-        """Balls lost in play that came to rest somewhere unexplained: matched by colour.
+        """Balls lost in play that came to rest somewhere unexplained: matched by colour
+        (`looks`: each detection's, from look_at).
 
         No ball appears on its own during a shot, so a ball at rest that no track explains
         is one the tracker lost on the way (behind an arm, in a crowd).
@@ -832,6 +837,13 @@ class Tracker:
         cost = np.array(
             [self._colour_gap(self.tracks[tids[r]], colours[cols], cloth[cols]) for r in rows]
         )
+        # Chroma alone does not tell the white cue ball or the black 8 from grey cloth in the
+        # shade: what it is found as must look like it too.
+        for i, r in enumerate(rows):
+            key = self.tracks[tids[r]].key
+            if key is not None:
+                unlike = np.array([id_cost(looks[c], key) for c in cols]) > FOUND_AGAIN_COST
+                cost[i, unlike] = np.inf
         return [(rows[i], cols[j]) for i, j in assign(cost, max_cost=MAX_COLOUR_GAP)]
 
     def _identify(self, stayed: set[int], after_shot: bool = False) -> None:
