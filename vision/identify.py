@@ -44,6 +44,10 @@ PEDESTAL = 0.22
 # dark one black: both grow with the light, so a darker camera sees the same looks.
 GREY_CHROMA = 0.36
 UNASSIGNED_COST = 40.0
+# What a brightly coloured ball's look costs with no coloured pixels at all (scaled down as
+# more show); the dark 4 and 7 show dark pixels instead.
+COLOURLESS_COST = 2.0
+DARK_BALLS = (4, 7)
 # How much better another id must fit a ball that has not moved to take its id from it.
 KEPT_ID_BONUS = 3.0
 # ...and one followed to where it is: a tie-breaker only (tracks can swap in a crowd), for
@@ -171,7 +175,11 @@ def id_cost(look: Look, ball: BallKey) -> float:
     # Maroon (7) is the darker red and purple (4) the darker blue: their chroma is smaller.
     strength = {3: 0.5, 7: 0.3, 4: 0.3, 2: 0.45, 10: 0.45}.get(ball)
     weak = 0.0 if strength is None else ((size - strength) / 0.2) ** 2 * 0.5
-    return hue * (0.3 + look.colour) + white + 3 * look.dark + weak
+    # A coloured ball shows its colour (in dim light the 4 and 7 show dark pixels instead):
+    # a disc with none (a patch of the cloth, a shade) is a poor one, whatever its tint.
+    shown = look.colour + (look.dark if ball in DARK_BALLS else 0.0)
+    colourless = COLOURLESS_COST * max(0.0, 1.0 - shown / (0.4 if stripe else 0.8)) ** 2
+    return hue * (0.3 + look.colour) + white + 3 * look.dark + weak + colourless
 
 
 def identify(

@@ -99,6 +99,15 @@ def test_a_clipped_cue_ball_is_white_under_a_hot_spot_however_bright_the_cloth()
     assert identify([look], ALL) == {0: "cue"}
 
 
+def test_a_patch_of_the_cloth_does_not_take_a_coloured_ball_s_id_from_it() -> None:
+    # On blue cloth with washed-out colours: the blue 2, and a patch of the cloth in a lamp's
+    # shade found as a disc, with no coloured pixel but the cloth's faint blue tint.
+    two = Look(white=0.0, dark=0.0, colour=1.0, chroma=(0.18, -0.18), weight=18.0)
+    patch = Look(white=0.0, dark=0.0, colour=0.0, chroma=(0.0, 0.0), weight=18.0,
+                 tint=(0.21, -0.17))  # fmt: skip
+    assert identify([patch, two], [2]) == {1: 2}
+
+
 def test_a_look_with_no_pixels_matches_nothing_well() -> None:
     empty = Look(0, 0, 0, (0, 0), 0)
     assert Look.combine([empty]) is None
