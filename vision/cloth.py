@@ -84,7 +84,7 @@ class ClothModel:
     v: F32
     inv_y: F32  # 1 / y, precomputed: every frame divides by it
     table_mask: U8  # 255 on the playing surface
-    median_y: float = 88.0  # the cloth's median Y over the playing surface
+    median_y: float  # the cloth's median Y over the playing surface
     chroma_step: float = 12.0  # chroma difference (8-bit units) that is clearly not cloth
     light_step: float = 0.12  # relative brightening that is clearly not cloth
 
