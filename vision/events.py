@@ -442,7 +442,7 @@ def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
     the samples.
     """
     out = []
-    for k in np.nonzero(np.diff(times) > UNSEEN_S)[0] + 1:
+    for k in (np.nonzero(np.diff(times) > UNSEEN_S)[0] + 1).tolist():
         before = np.nonzero((times >= times[k - 1] - BOUNCE_BASE_S) & (times <= times[k - 1]))[0]
         after = np.nonzero((times >= times[k]) & (times <= times[k] + BOUNCE_BASE_S))[0]
         if len(before) < 2 or len(after) < 2:
