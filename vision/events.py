@@ -460,8 +460,7 @@ def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
         unseen = float(times[k] - times[k - 1])
         if abs(t_in - t_out) > max(BOUNCE_SLACK_S, BOUNCE_SLACK_SHARE * unseen):
             continue
-        v_in = np.array([np.polyfit(t_b, pts[before, i], 1)[0] for i in (0, 1)])
-        v_out = np.array([np.polyfit(t_a, pts[after, i], 1)[0] for i in (0, 1)])
+        v_in, v_out = np.polyfit(t_b, pts[before], 1)[0], np.polyfit(t_a, pts[after], 1)[0]
         at_in = pts[k - 1] + v_in * (t_in - times[k - 1])
         at_out = pts[k] - v_out * (times[k] - t_out)
         if np.linalg.norm(at_in - at_out) <= 2 * BALL_RADIUS_MM:
