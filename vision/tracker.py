@@ -393,71 +393,69 @@ class Tracker:
         thinner and an arm thicker. (Object balls seldom roll there; in a break's crowd, by
         a cue following through, each is such a bump, and which is which is not told.)
         """
-        assert self.cloth is not None
         if not detections.occluders:
             return detections, found
-        height, width = y_half.shape
-        radius = self.radius_px / 2  # half-resolution pixels
-        extra: list[Disc] = []
-        extra_xy: list[NDArray[np.float64]] = []
         for track in self.tracks.values():
-            unseen = t - track.t
             if (
                 track.key != "cue"
                 or not track.moving
                 or track.colour is None
-                or unseen > MISSING_REACH_S
+                or t - track.t > MISSING_REACH_S
                 or self._at_a_pocket(track)
             ):
                 continue
             predicted = track.predicted(t)
-            centre = self._pixel(predicted)
-            if not self._covered(centre, detections.occluders):
+            if not self._covered(self._pixel(predicted), detections.occluders):
                 continue
-            seen = [*found.reshape(-1, 2), *extra_xy]
-            if seen and min(np.hypot(*(xy - predicted)) for xy in seen) < 2 * BALL_RADIUS_MM:
+            if len(found) and np.min(np.hypot(*(found - predicted).T)) < 2 * BALL_RADIUS_MM:
                 continue  # something is found where it should be
             others = [o.predicted(t) for o in self.tracks.values() if o is not track]
             if others and min(np.hypot(*(xy - predicted)) for xy in others) < BUMP_ALONE_MM:
                 continue  # in a crowd, each ball is such a bump: which is which is not told
-            # Only where its roll was taking it: a ball turned off its way (by a cushion,
-            # another ball) is not told from a hand's knuckle by its shape.
-            reach = 2 * radius
-            hx, hy = (centre + 0.5) / 2 - 0.5
-            x0, y0 = max(int(hx - reach - radius), 0), max(int(hy - reach - radius), 0)
-            x1 = min(int(hx + reach + radius) + 2, width)
-            y1 = min(int(hy + reach + radius) + 2, height)
-            if x1 - x0 < 4 or y1 - y0 < 4:
-                continue
-            colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, (x0, y0, x1, y1))
-            mask = ((colour > 1.0) | (dark > 1.0)).astype(np.uint8)
-            depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-            peaks = (
-                (depth >= cv2.dilate(depth, self._kernel))
-                & (depth >= BUMP_DEPTH_RADII[0] * radius)
-                & (depth <= BUMP_DEPTH_RADII[1] * radius)
-            )
-            rows, cols = np.nonzero(peaks)
-            if not len(rows):
-                continue
-            off = np.hypot(cols + x0 - hx, rows + y0 - hy)
-            for i in np.argsort(off):
-                if off[i] > reach:
-                    break
-                disc = Disc(2 * (cols[i] + x0) + 0.5, 2 * (rows[i] + y0) + 0.5, 1, 1.0)
-                xy = self._to_table([disc])[0]
-                colours = self._colours([disc], planes)
-                unlike = self._colour_gap(track, colours, self._cloth_under(xy[None, :]))
-                if unlike[0] <= BUMP_COLOUR_GAP:
-                    extra.append(disc)
-                    extra_xy.append(xy)
-                    break
-        if not extra:
-            return detections, found
-        return (
-            Detections((*detections.discs, *extra), detections.occluders),
-            np.vstack([found.reshape(-1, 2), np.array(extra_xy)]),
+            bump = self._bump_of(track, predicted, planes, y_half)
+            if bump is not None:
+                disc, xy = bump
+                detections = Detections((*detections.discs, disc), detections.occluders)
+                found = np.vstack([found.reshape(-1, 2), xy[None, :]])
+        return detections, found
+
+    def _bump_of(
+        self, track: Track, predicted: NDArray[np.float64], planes: Planes, y_half: U8
+    ) -> tuple[Disc, NDArray[np.float64]] | None:
+        """A ball-thick bump of the track's colour on what is over the table, within a ball's
+        width of where its roll takes it (a ball turned off its way, by a cushion or another
+        ball, is not told from a hand's knuckle by its shape), and its table point."""
+        assert self.cloth is not None
+        height, width = y_half.shape
+        radius = self.radius_px / 2  # half-resolution pixels
+        reach = 2 * radius
+        hx, hy = (self._pixel(predicted) + 0.5) / 2 - 0.5
+        x0, y0 = max(int(hx - reach - radius), 0), max(int(hy - reach - radius), 0)
+        x1 = min(int(hx + reach + radius) + 2, width)
+        y1 = min(int(hy + reach + radius) + 2, height)
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return None
+        colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, (x0, y0, x1, y1))
+        mask = ((colour > 1.0) | (dark > 1.0)).astype(np.uint8)
+        depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        peaks = (
+            (depth >= cv2.dilate(depth, self._kernel))
+            & (depth >= BUMP_DEPTH_RADII[0] * radius)
+            & (depth <= BUMP_DEPTH_RADII[1] * radius)
         )
+        rows, cols = np.nonzero(peaks)
+        off = np.hypot(cols + x0 - hx, rows + y0 - hy)
+        for i in np.argsort(off):
+            if off[i] > reach:
+                break
+            disc = Disc(2 * (cols[i] + x0) + 0.5, 2 * (rows[i] + y0) + 0.5, 1, 1.0)
+            xy = self._to_table([disc])[0]
+            unlike = self._colour_gap(
+                track, self._colours([disc], planes), self._cloth_under(xy[None, :])
+            )
+            if unlike[0] <= BUMP_COLOUR_GAP:
+                return disc, xy
+        return None
 
     def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
         """The discs, those the cloth's edge cuts (against a cushion) put where they are."""
