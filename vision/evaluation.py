@@ -109,7 +109,7 @@ class ShotScore:
             return False
         table = Table()
         jaw_rails = {
-            str(p["ball"]): {rail.value for rail, _ in table.jaws(str(p["pocket"]))}
+            str(p["ball"]): {jaw.rail.value for jaw in table.jaws(str(p["pocket"]))}
             for p in self.truth.get("pocketed", [])
         }
         wrong = _rails(self.truth) ^ _rails(self.found)

@@ -636,25 +636,47 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     on_cloth = table.rail_gaps(pts).min(axis=1) >= 0.0
     if on_cloth.sum() >= 2:
         pts, times = pts[on_cloth], times[on_cloth]
-    edge, outward = table.drop_line(pocket)
     near = np.nonzero(np.linalg.norm(pts - pts[-1], axis=1) <= JAW_APPROACH_MM)[0]
     first = max(int(near[0]) - 1, 0) if len(near) else len(pts) - 2
     run, run_t = pts[first:], times[first:]
     velocity = (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)
     speed = float(np.linalg.norm(velocity))
-    heading = float(velocity @ outward) / speed if speed > 1.0 else 0.0
-    if heading > 0.1:  # towards the hole, not along its mouth
-        onward = max(float((edge - run[-1]) @ outward) / heading, 0.0)
-        run = np.vstack([run, run[-1] + velocity / speed * onward])
+    turned_in = False
+    if speed > 1.0:
+        way = velocity / speed
+        centre, radius = table.hole(pocket)
+        onward = _into_circle(run[-1], way, centre, radius)
+        if onward is None:
+            # A way that misses the hole met a jaw, which turned it in: carried on past the
+            # hole, the first jaw it meets is that one.
+            turned_in = True
+            onward = max(float((centre - run[-1]) @ way), 0.0) + radius
+        run = np.vstack([run, run[-1] + way * onward])
         run_t = np.append(run_t, run_t[-1] + onward / speed)
     samples, sample_t = _densify(run, run_t, step_mm=2.0)
     events = []
-    for rail, jaw in table.jaws(pocket):
-        gap = point_segment_distance(samples, jaw[0], jaw[1]) - BALL_RADIUS_MM
-        touching = np.nonzero(gap <= JAW_SLACK_MM)[0]
+    for jaw in table.jaws(pocket):
+        touching = np.nonzero(jaw.gaps(samples) <= JAW_SLACK_MM)[0]
         if len(touching):
-            events.append(Event(float(sample_t[touching[0]]), "rail", (path.key,), rail=rail.value))
-    return events
+            events.append(
+                Event(float(sample_t[touching[0]]), "rail", (path.key,), rail=jaw.rail.value)
+            )
+    events.sort(key=lambda e: e.t)
+    return events[:1] if turned_in else events
+
+
+def _into_circle(start: F64, heading: F64, centre: F64, radius: float) -> float | None:
+    """How far from `start` along the unit `heading` a point first is inside the circle
+    (0 when it already is); None when that way misses it."""
+    offset = start - centre
+    b = float(offset @ heading)
+    c = float(offset @ offset) - radius * radius
+    if c <= 0.0:
+        return 0.0
+    disc = b * b - c
+    if b >= 0.0 or disc < 0.0:
+        return None
+    return -b - float(np.sqrt(disc))
 
 
 def _densify(pts: F64, times: F64, step_mm: float) -> tuple[F64, F64]:

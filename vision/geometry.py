@@ -9,18 +9,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 BALL_RADIUS_MM = 57.15 / 2
-# The pocket mouths, measured along the cushion noses (WPA: corner 4.5–4.625 in, side 5–5.125 in).
+# The pockets as the simulator our ground truth comes from builds a 9-ft table (pooltool's
+# PocketTableSpecs): mouths measured between the jaw tips on the cushion lines (WPA: corner
+# 4.5–4.625 in, side 5–5.125 in); each jaw's face cut at an angle to its cushion's nose
+# (WPA: corner 142°, side 104°, each ±1°; the simulator's side jaws are cut straighter) and
+# run back a cushion's width; where face and nose meet, the rubber is rounded.
 CORNER_MOUTH_MM = 117.0
 SIDE_MOUTH_MM = 130.0
-# How deep a pocket's jaws run from their tips on the cushion line to the hole, and the
-# angle they are cut at to the cushion line (WPA equipment specifications).
-JAW_DEPTH_MM = 70.0
-CORNER_JAW_DEG = 142.0
-SIDE_JAW_DEG = 104.0
-# The shelf: from the mouth's line (through the jaw tips) to the edge of the hole, where a
-# ball's centre passes and it falls (WPA: corner 1–2.25 in, side 0–0.375 in; the middles).
-CORNER_SHELF_MM = 41.0
-SIDE_SHELF_MM = 5.0
+CORNER_JAW_DEG = 140.3
+SIDE_JAW_DEG = 97.1
+JAW_DEPTH_MM = 50.8
+CORNER_NOSE_MM = 20.95
+SIDE_NOSE_MM = 7.95
+# The hole: a ball falls as its centre crosses this circle, whose centre lies beyond the
+# pocket's point (diagonally out at a corner, straight out at a side).
+CORNER_HOLE_MM = 62.0
+SIDE_HOLE_MM = 64.5
+CORNER_HOLE_OUT_MM = 41.7
+SIDE_HOLE_OUT_MM = 68.5
 
 Points = NDArray[np.float64]
 
@@ -76,45 +82,35 @@ class Table:
         lost from sight there, it went down or comes back out right there."""
         return self.pocket_mouth(name) / 2 + 2 * BALL_RADIUS_MM
 
-    def jaws(self, name: str) -> tuple[tuple[Rail, Points], ...]:
-        """A pocket's two jaws as segments (2×2: tip on the cushion line, end at the hole),
-        each with the rail it belongs to (a jaw counts as its rail, contracts.md §3).
-
-        The tips are half a mouth either side of the pocket's middle line; the jaws are cut
-        at the WPA angles to the cushion line (142° at a corner, 104° at a side pocket).
-        """
+    def jaws(self, name: str) -> tuple[Jaw, Jaw]:
+        """A pocket's two jaws, each belonging to its rail (a jaw counts as its rail,
+        contracts.md §3): tips half a mouth either side of the pocket's middle line."""
         px, py = self.pockets[name]
         out_y = -1.0 if py == 0 else 1.0
         side_rail = Rail.LEFT if py == 0 else Rail.RIGHT
         half = self.pocket_mouth(name) / 2
         if name in ("SL", "SR"):
-            turn = np.radians(180.0 - SIDE_JAW_DEG)
-            return tuple(
-                (side_rail, _jaw((tip_x, py), (toward * np.cos(turn), out_y * np.sin(turn))))
-                for tip_x, toward in ((px - half, 1.0), (px + half, -1.0))
+            return (
+                _jaw(side_rail, (px - half, py), (-1.0, 0.0), (0.0, out_y), side=True),
+                _jaw(side_rail, (px + half, py), (1.0, 0.0), (0.0, out_y), side=True),
             )
         out_x = -1.0 if px == 0 else 1.0
         end_rail = Rail.HEAD if px == 0 else Rail.FOOT
         along = half * np.sqrt(2.0)  # from the corner to a tip, along the cushion line
-        turn = np.radians(180.0 - CORNER_JAW_DEG)
-        ahead, aside = np.cos(turn), np.sin(turn)
         return (
-            (side_rail, _jaw((px - out_x * along, py), (out_x * ahead, out_y * aside))),
-            (end_rail, _jaw((px, py - out_y * along), (out_x * aside, out_y * ahead))),
+            _jaw(side_rail, (px - out_x * along, py), (-out_x, 0.0), (0.0, out_y), side=False),
+            _jaw(end_rail, (px, py - out_y * along), (0.0, -out_y), (out_x, 0.0), side=False),
         )
 
-    def drop_line(self, name: str) -> tuple[Points, Points]:
-        """Where a ball falls into a pocket: a point of the hole's edge and the outward
-        normal there (the mouth's line moved out by the shelf)."""
+    def hole(self, name: str) -> tuple[Points, float]:
+        """Where a ball falls into a pocket: the circle its centre crosses (centre, radius)."""
         px, py = self.pockets[name]
         out_y = -1.0 if py == 0 else 1.0
         if name in ("SL", "SR"):
-            return np.array([px, py + out_y * SIDE_SHELF_MM]), np.array([0.0, out_y])
+            return np.array([px, py + out_y * SIDE_HOLE_OUT_MM]), SIDE_HOLE_MM
         out_x = -1.0 if px == 0 else 1.0
-        normal = np.array([out_x, out_y]) / np.sqrt(2.0)
-        half_diagonal = self.pocket_mouth(name) / 2 / np.sqrt(2.0)  # corner to mouth line
-        mouth = np.array([px, py]) - normal * half_diagonal
-        return mouth + normal * CORNER_SHELF_MM, normal
+        diagonal = CORNER_HOLE_OUT_MM / np.sqrt(2.0)
+        return np.array([px + out_x * diagonal, py + out_y * diagonal]), CORNER_HOLE_MM
 
     def on_cloth(self, xy: Points, margin: float = 0.0) -> NDArray[np.bool_]:
         x, y = xy[:, 0], xy[:, 1]
@@ -130,9 +126,40 @@ def point_segment_distance(points: Points, a: Points, b: Points) -> NDArray[np.f
     return np.asarray(np.linalg.norm(points - (a + f[:, None] * ab), axis=1))
 
 
-def _jaw(tip: tuple[float, float], direction: tuple[float, float]) -> Points:
-    start = np.array(tip)
-    return np.stack([start, start + JAW_DEPTH_MM * np.array(direction)])
+@dataclass(frozen=True)
+class Jaw:
+    """One jaw of a pocket: its flat face (a segment from where the rounded nose ends to
+    the back of the cushion) and the nose's circle, which meets the rail's nose line."""
+
+    rail: Rail
+    face: Points  # 2×2
+    nose: Points  # the rounding's centre
+    nose_radius: float
+
+    def gaps(self, centres: Points) -> NDArray[np.float64]:
+        """Each ball centre's (n×2) distance from touching this jaw (0: touching)."""
+        to_face = point_segment_distance(centres, self.face[0], self.face[1])
+        to_nose = np.linalg.norm(centres - self.nose, axis=1) - self.nose_radius
+        return np.asarray(np.minimum(to_face, to_nose) - BALL_RADIUS_MM)
+
+
+def _jaw(
+    rail: Rail,
+    tip: tuple[float, float],
+    away: tuple[float, float],
+    out: tuple[float, float],
+    side: bool,
+) -> Jaw:
+    """The jaw whose sharp tip (where face and nose lines meet) is `tip`; `away` runs along
+    the nose line away from the pocket, `out` from the cloth into the cushion."""
+    cut = np.radians(180.0 - (SIDE_JAW_DEG if side else CORNER_JAW_DEG))  # face to nose line
+    radius = SIDE_NOSE_MM if side else CORNER_NOSE_MM
+    t, a, o = np.array(tip), np.array(away), np.array(out)
+    face_way = -a * np.cos(cut) + o * np.sin(cut)
+    # The nose's circle touches both lines this far from the tip (half the jaw's angle).
+    touch = radius / np.tan((np.pi - cut) / 2)
+    face = np.stack([t + face_way * touch, t + face_way * JAW_DEPTH_MM / np.sin(cut)])
+    return Jaw(rail, face, t + a * touch + o * radius, radius)
 
 
 RAILS: tuple[Rail, ...] = (Rail.HEAD, Rail.FOOT, Rail.LEFT, Rail.RIGHT)

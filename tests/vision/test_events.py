@@ -319,10 +319,10 @@ def test_a_ball_dropping_clean_into_a_corner_touched_no_jaw() -> None:
 
 
 def test_a_ball_clipping_the_foot_jaw_on_its_way_in_touched_the_foot_rail() -> None:
-    # Aimed at the foot rail's jaw tip shifted in by a radius: the ball's edge meets it.
-    rail, jaw = TABLE.jaws("FR")[1]
-    assert rail == "foot"
-    tip = jaw[0] + np.array([-BALL_RADIUS_MM * 0.9, 0.0])
+    # Aimed at the foot rail's jaw face shifted in by a radius: the ball's edge meets it.
+    jaw = TABLE.jaws("FR")[1]
+    assert jaw.rail == "foot"
+    tip = jaw.face[0] + np.array([-BALL_RADIUS_MM * 0.9, 0.0])
     events = jaw_contacts(_into((tip[0], tip[1]), 120.0), TABLE, "FR", 0.0)
     assert [(e.balls, e.rail) for e in events] == [((3,), "foot")]
 
@@ -331,8 +331,8 @@ def test_a_ball_falling_into_a_side_pocket_past_a_jaw_tip_touched_no_jaw() -> No
     # Straight in, its edge 5 mm inside the tip: the jaw narrows the throat beyond the
     # hole's edge, where the ball has already fallen.
     times = np.arange(0, 1.0, 1 / FPS)
-    (_, jaw), _ = TABLE.jaws("SR")
-    x = float(jaw[0][0]) + BALL_RADIUS_MM + 5.0
+    jaw, _ = TABLE.jaws("SR")
+    x = float(jaw.face[0][0]) + BALL_RADIUS_MM + 5.0
     path = straight(4, (x, 700.0), (0.0, 1500.0), 0.1, times)
     seen = TABLE.rail_gaps(path.xy)[:, 3] > -5.0
     seen &= np.cumsum(~seen) == 0
@@ -342,16 +342,39 @@ def test_a_ball_falling_into_a_side_pocket_past_a_jaw_tip_touched_no_jaw() -> No
 def test_a_ball_whose_way_in_clears_a_jaw_by_a_millimetre_touched_no_jaw() -> None:
     # Rolling into the foot-right corner parallel to the foot rail's jaw, its edge 1 mm off it.
     times = np.arange(0, 1.5, 1 / FPS)
-    _, jaw = TABLE.jaws("FR")[1]
-    along = (jaw[1] - jaw[0]) / np.linalg.norm(jaw[1] - jaw[0])
+    face = TABLE.jaws("FR")[1].face
+    along = (face[1] - face[0]) / np.linalg.norm(face[1] - face[0])
     inward = np.array([-along[1], along[0]])
-    if inward @ (np.asarray(TABLE.pockets["FR"]) - jaw[0]) < 0:
+    if inward @ (np.asarray(TABLE.pockets["FR"]) - face[0]) < 0:
         inward = -inward
-    start = jaw[0] + inward * (BALL_RADIUS_MM + 1.0) - along * 800.0
+    start = face[0] + inward * (BALL_RADIUS_MM + 1.0) - along * 800.0
     path = straight(5, (float(start[0]), float(start[1])), tuple(along * 1500.0), 0.1, times)
     seen = TABLE.rail_gaps(path.xy).min(axis=1) > -5.0
     seen &= np.cumsum(~seen) == 0
     assert jaw_contacts(Path(5, times, path.xy, seen, path.start), TABLE, "FR", 0.0) == []
+
+
+def test_a_ball_rolling_along_a_rail_past_the_hole_met_the_far_jaw() -> None:
+    # Along the right rail, a few mm off it, into the foot-right corner: that way misses
+    # the hole, so the foot rail's jaw turned it in (lost from sight before it got there).
+    times = np.arange(0, 1.5, 1 / FPS)
+    y = TABLE.width - BALL_RADIUS_MM - 7.0
+    path = straight(6, (1900.0, y), (1500.0, 0.0), 0.1, times)
+    seen = path.xy[:, 0] < TABLE.length - 30.0
+    seen &= np.cumsum(~seen) == 0
+    events = jaw_contacts(Path(6, times, path.xy, seen, path.start), TABLE, "FR", 0.0)
+    assert [(e.balls, e.rail) for e in events] == [((6,), "foot")]
+
+
+def test_a_jaws_rounded_nose_meets_its_cushion_line_and_its_face() -> None:
+    for name in TABLE.pockets:
+        for jaw in TABLE.jaws(name):
+            # Touching both: as far from the face's line as from the nose line (the rail's).
+            a, b = jaw.face
+            normal = np.array([b[1] - a[1], a[0] - b[0]]) / np.linalg.norm(b - a)
+            assert abs(float((jaw.nose - a) @ normal)) == pytest.approx(jaw.nose_radius)
+            to_rail = TABLE.rail_gaps(jaw.nose[None])[0] + BALL_RADIUS_MM
+            assert float(np.min(np.abs(to_rail))) == pytest.approx(jaw.nose_radius)
 
 
 JAW_RAILS = {
@@ -366,11 +389,10 @@ JAW_RAILS = {
 
 def test_every_pocket_has_two_jaws_on_its_own_rails() -> None:
     for name in TABLE.pockets:
-        rails = {rail.value for rail, _ in TABLE.jaws(name)}
+        rails = {jaw.rail.value for jaw in TABLE.jaws(name)}
         assert rails == JAW_RAILS[name]
-        for _, jaw in TABLE.jaws(name):
-            # The tips are on the cushion lines, half a mouth from the pocket's middle line.
-            assert not TABLE.on_cloth(jaw[1:2], margin=-1.0).any()
+        for jaw in TABLE.jaws(name):
+            assert not TABLE.on_cloth(jaw.face, margin=-1.0).any()
 
 
 def test_a_ball_lost_in_a_mouth_and_seen_again_was_lost_there_once() -> None:
