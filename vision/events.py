@@ -66,6 +66,14 @@ SAME_CONTACT_S = 0.1  # contracts §3: one contact of a ball with a rail within 
 JAW_SLACK_MM = 0.0
 # The run into a pocket judged for jaw contacts: this far back from where it was lost.
 JAW_APPROACH_MM = 150.0
+# ...but only as far back as it ran straight: its last this many mm give its heading, and a
+# way back that strays from that line by more than the measuring's scatter and this angle
+# is not part of the run in.
+JAW_HEADING_MM = 30.0
+JAW_LINE_MM = 3.0
+JAW_TURN_DEG = 10.0
+# A turn in a pocket's mouth was made by a jaw whose touching line it is this near.
+JAW_TURN_SLACK_MM = 10.0
 
 
 @dataclass(frozen=True)
@@ -631,14 +639,13 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     if len(idx) < 2:
         return []
     pts, times = path.xy[idx], path.t[idx]
+    first = _straight_in_from(pts)
+    run, run_t = pts[first:], times[first:]
     # Past the cushion lines a ball is partly hidden by the pocket, which pulls its seen
     # centre back: its way in is judged from where it was still wholly on the cloth.
-    on_cloth = table.rail_gaps(pts).min(axis=1) >= 0.0
+    on_cloth = table.rail_gaps(run).min(axis=1) >= 0.0
     if on_cloth.sum() >= 2:
-        pts, times = pts[on_cloth], times[on_cloth]
-    near = np.nonzero(np.linalg.norm(pts - pts[-1], axis=1) <= JAW_APPROACH_MM)[0]
-    first = max(int(near[0]) - 1, 0) if len(near) else len(pts) - 2
-    run, run_t = pts[first:], times[first:]
+        run, run_t = run[on_cloth], run_t[on_cloth]
     velocity = (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)
     speed = float(np.linalg.norm(velocity))
     turned_in = False
@@ -661,8 +668,61 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
             events.append(
                 Event(float(sample_t[touching[0]]), "rail", (path.key,), rail=jaw.rail.value)
             )
-    events.sort(key=lambda e: e.t)
-    return events[:1] if turned_in else events
+    if turned_in:
+        events = sorted(events, key=lambda e: e.t)[:1]
+    corner = _turn(pts, times, first)
+    if corner is not None:
+        # Its way turned in the mouth: the jaw it turned at (seen between frames, its
+        # corner cut) is the one whose touching line the turn is nearest.
+        at, t_at = corner
+        gaps = [(float(j.gaps(at[None])[0]), j) for j in table.jaws(pocket)]
+        gap, jaw = min(gaps, key=lambda pair: pair[0])
+        if gap <= JAW_TURN_SLACK_MM:
+            events.append(Event(t_at, "rail", (path.key,), rail=jaw.rail.value))
+    return sorted(events, key=lambda e: e.t)
+
+
+def _turn(pts: F64, times: F64, first: int) -> tuple[F64, float] | None:
+    """Where a ball's way turned into its last straight run from `first` on (the meeting
+    of its two runs' lines) and when, if it ran straight before that too."""
+    if first < 2:
+        return None
+    before = _straight_in_from(pts[:first])
+    a, b = pts[first - 1], pts[first]
+    into, out = a - pts[before], pts[-1] - b
+    if min(np.linalg.norm(into), np.linalg.norm(out)) < JAW_HEADING_MM:
+        return None
+    u, v = into / np.linalg.norm(into), out / np.linalg.norm(out)
+    if abs(float(u[0] * v[1] - u[1] * v[0])) < np.sin(np.radians(JAW_TURN_DEG)):
+        return None
+    s, _ = np.linalg.solve(np.column_stack([u, -v]), b - a)
+    step = float(np.linalg.norm(b - a))
+    if not 0.0 <= s <= step + JAW_HEADING_MM:
+        return None
+    at = a + u * s
+    share = s / max(s + float(np.linalg.norm(b - at)), 1e-9)
+    return at, float(times[first - 1] + share * (times[first] - times[first - 1]))
+
+
+def _straight_in_from(pts: F64) -> int:
+    """Where a ball's last straight run starts: back from its last point as far as
+    JAW_APPROACH_MM, but not past a turn (a cushion or jaw it met, a swerve), where its way
+    leaves the line of its last JAW_HEADING_MM by more than JAW_LINE_MM and JAW_TURN_DEG."""
+    dist = np.linalg.norm(pts - pts[-1], axis=1)
+    based = np.nonzero(dist >= JAW_HEADING_MM)[0]
+    if not len(based):
+        return 0
+    base = int(based[-1])
+    heading = (pts[-1] - pts[base]) / dist[base]
+    back = pts[:base] - pts[base]
+    off_line = np.abs(back[:, 0] * heading[1] - back[:, 1] * heading[0])
+    allowed = JAW_LINE_MM + np.linalg.norm(back, axis=1) * np.sin(np.radians(JAW_TURN_DEG))
+    first = base
+    for i in range(base - 1, -1, -1):
+        if dist[i] > JAW_APPROACH_MM or off_line[i] > allowed[i]:
+            break
+        first = i
+    return first
 
 
 def _into_circle(start: F64, heading: F64, centre: F64, radius: float) -> float | None:

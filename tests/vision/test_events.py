@@ -377,6 +377,53 @@ def test_a_jaws_rounded_nose_meets_its_cushion_line_and_its_face() -> None:
             assert float(np.min(np.abs(to_rail))) == pytest.approx(jaw.nose_radius)
 
 
+def _legs(
+    key: int, corners: list[tuple[float, float]], lost_within: float, speed: float = 1500.0
+) -> Path:
+    """A ball rolling at `speed` (mm/s) along straight legs through `corners` (its turns),
+    seen until it comes within `lost_within` mm of the last one."""
+    pts = np.asarray(corners, dtype=float)
+    lengths = np.linalg.norm(np.diff(pts, axis=0), axis=1)
+    along = np.concatenate([[0.0], np.cumsum(lengths)])
+    times = np.arange(0.4 / FPS, along[-1] / speed, 1 / FPS)  # no frame at a turn
+    xy = np.stack([np.interp(times * speed, along, pts[:, i]) for i in (0, 1)], axis=1)
+    seen = np.linalg.norm(xy - pts[-1], axis=1) > lost_within
+    seen &= np.cumsum(~seen) == 0
+    return Path(key, times, xy, seen, corners[0])
+
+
+def _touching(jaw_rail: str, pocket: str, way_in: tuple[float, float]) -> np.ndarray:
+    """Where a ball's centre touches a jaw's face near its nose, coming along `way_in`."""
+    jaw = next(j for j in TABLE.jaws(pocket) if j.rail == jaw_rail)
+    a, b = jaw.face
+    normal = np.array([b[1] - a[1], a[0] - b[0]]) / np.linalg.norm(b - a)
+    if normal @ np.asarray(way_in) > 0:
+        normal = -normal
+    return np.asarray(a + (b - a) * 0.2 + normal * BALL_RADIUS_MM)
+
+
+def test_a_ball_turned_by_a_jaw_between_frames_touched_it() -> None:
+    # Into the head-left corner along the head rail's jaw face, turned by it (a frame cuts
+    # the corner, so no seen position touches) and straight down into the hole.
+    hit = _touching("head", "HL", (-1.0, -1.0))
+    path = _legs(7, [(hit[0] + 300.0, hit[1] + 180.0), (hit[0], hit[1]), (hit[0], -60.0)], 45.0)
+    assert (TABLE.jaws("HL")[1].gaps(path.xy[path.seen]) > 0.0).all()
+    assert [e.rail for e in jaw_contacts(path, TABLE, "HL", 0.0)] == ["head"]
+
+
+def test_a_ball_turned_by_one_jaw_that_misses_the_hole_meets_the_other() -> None:
+    # Off the left rail's jaw at the foot-left corner and on, past the hole's edge, into
+    # the foot rail's jaw: both jaws touched, in that order.
+    hit = _touching("left", "FL", (0.0, -1.0))
+    corners = [(hit[0], hit[1] + 300.0), (hit[0], hit[1]), (2600.0, 50.0)]
+    path = _legs(8, corners, 50.0, speed=750.0)
+    centre, radius = TABLE.hole("FL")
+    seen = path.xy[path.seen]
+    assert (np.linalg.norm(seen - centre, axis=1) > radius).all()  # over the cloth all along
+    assert (TABLE.jaws("FL")[1].gaps(seen) > 0.0).all()  # the foot jaw unseen
+    assert [e.rail for e in jaw_contacts(path, TABLE, "FL", 0.0)] == ["left", "foot"]
+
+
 JAW_RAILS = {
     "SL": {"left"},
     "SR": {"right"},
