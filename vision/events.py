@@ -631,16 +631,34 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     """The jaws a ball that dropped in `pocket` touched on its way in.
 
     The ball is lost from sight in the pocket's mouth, mostly before it reaches a jaw, so
-    its way in is its last run on the cloth (up to JAW_APPROACH_MM) carried on straight, at
-    that run's mean velocity, to the hole's edge, where it falls; a jaw that way passes
-    within a ball's radius (and JAW_SLACK_MM) of was touched.
+    its way in is its last straight run (up to JAW_APPROACH_MM) carried on to where it
+    falls; a jaw that way passes within a ball's radius (and JAW_SLACK_MM) of was touched,
+    and so was a jaw the way turned at on its way into that run.
     """
     idx = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] >= t_from - 1e-9]
     if len(idx) < 2:
         return []
     pts, times = path.xy[idx], path.t[idx]
     first = _straight_in_from(pts)
-    run, run_t = pts[first:], times[first:]
+    events = [
+        Event(t, "rail", (path.key,), rail=rail.value)
+        for t, rail in _met_on_way_in(pts[first:], times[first:], table, pocket)
+    ]
+    corner = _turn(pts, times, first)
+    if corner is not None:
+        # Its way turned in the mouth: the jaw it turned at (seen between frames, its
+        # corner cut) is the one whose touching line the turn is nearest.
+        at, t_at = corner
+        gaps = [(float(j.gaps(at[None])[0]), j) for j in table.jaws(pocket)]
+        gap, jaw = min(gaps, key=lambda pair: pair[0])
+        if gap <= JAW_TURN_SLACK_MM:
+            events.append(Event(t_at, "rail", (path.key,), rail=jaw.rail.value))
+    return sorted(events, key=lambda e: e.t)
+
+
+def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tuple[float, Rail]]:
+    """When and which jaws a straight run into `pocket`, carried on at its mean velocity to
+    the hole, meets."""
     # Past the cushion lines a ball is partly hidden by the pocket, which pulls its seen
     # centre back: its way in is judged from where it was still wholly on the cloth.
     on_cloth = table.rail_gaps(run).min(axis=1) >= 0.0
@@ -661,25 +679,13 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
         run = np.vstack([run, run[-1] + way * onward])
         run_t = np.append(run_t, run_t[-1] + onward / speed)
     samples, sample_t = _densify(run, run_t, step_mm=2.0)
-    events = []
+    met = []
     for jaw in table.jaws(pocket):
         touching = np.nonzero(jaw.gaps(samples) <= JAW_SLACK_MM)[0]
         if len(touching):
-            events.append(
-                Event(float(sample_t[touching[0]]), "rail", (path.key,), rail=jaw.rail.value)
-            )
-    if turned_in:
-        events = sorted(events, key=lambda e: e.t)[:1]
-    corner = _turn(pts, times, first)
-    if corner is not None:
-        # Its way turned in the mouth: the jaw it turned at (seen between frames, its
-        # corner cut) is the one whose touching line the turn is nearest.
-        at, t_at = corner
-        gaps = [(float(j.gaps(at[None])[0]), j) for j in table.jaws(pocket)]
-        gap, jaw = min(gaps, key=lambda pair: pair[0])
-        if gap <= JAW_TURN_SLACK_MM:
-            events.append(Event(t_at, "rail", (path.key,), rail=jaw.rail.value))
-    return sorted(events, key=lambda e: e.t)
+            met.append((float(sample_t[touching[0]]), jaw.rail))
+    met.sort(key=lambda m: m[0])
+    return met[:1] if turned_in else met
 
 
 def _turn(pts: F64, times: F64, first: int) -> tuple[F64, float] | None:
