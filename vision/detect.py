@@ -143,6 +143,8 @@ def detect(
             centres, cover, thick = _no_overlaps(blob, centres, cover, thick, radius_half)
             if len(centres) > 1 and _least_gap(centres) < REST_GAP_RADII * radius_half:
                 centres = _spread(blob.weights, centres, radius_half)
+            if not blob.known:
+                centres, cover, thick = _fewest_fitting(blob, centres, cover, thick, radius_half)
             if 0 < len(centres) < blob.count:
                 centres, cover, thick = _with_holes(
                     blob, centres, cover, thick, blob.count - len(centres), radius_half
@@ -366,6 +368,44 @@ def _no_overlaps(
     while len(centres) > 1 and _least_gap(centres) < MIN_GAP_RADII * radius:
         centres, cover, thick = _split(blob.weights, len(centres) - 1, radius)
     return centres, cover, thick
+
+
+def _fewest_fitting(
+    blob: _Blob,
+    centres: list[tuple[float, float]],
+    cover: float,
+    thick: list[bool],
+    radius: float,
+) -> tuple[list[tuple[float, float]], float, list[bool]]:
+    """The split of a cluster at rest into one ball fewer while that fits its outline
+    better: a count from the area (swollen by shading) can be one too many, whose balls,
+    held apart as balls at rest are, stick out of it."""
+    fit = _outline_fit(blob.weights, centres, radius)
+    while len(centres) > 1:
+        fewer, fewer_cover, fewer_thick = _split(blob.weights, len(centres) - 1, radius)
+        if len(fewer) > 1 and _least_gap(fewer) < REST_GAP_RADII * radius:
+            fewer = _spread(blob.weights, fewer, radius)
+        fewer_fit = _outline_fit(blob.weights, fewer, radius)
+        if fewer_fit <= fit:
+            break
+        centres, cover, thick, fit = fewer, fewer_cover, fewer_thick, fewer_fit
+    return centres, cover, thick
+
+
+def _outline_fit(
+    weights: NDArray[np.float32], centres: list[tuple[float, float]], radius: float
+) -> float:
+    """How well discs of `radius` at `centres` make up the blob: their union's overlap
+    with it over the two's union."""
+    pad = int(np.ceil(radius)) + 1
+    blob = np.pad(weights > 0, pad)
+    rows, cols = np.indices(blob.shape)
+    c = np.asarray(centres, np.float64) + pad
+    nearest2 = np.min(
+        (cols[..., None] - c[:, 0]) ** 2 + (rows[..., None] - c[:, 1]) ** 2, axis=-1
+    )
+    discs = nearest2 <= radius * radius
+    return float(np.count_nonzero(discs & blob)) / max(np.count_nonzero(discs | blob), 1)
 
 
 def _with_holes(
