@@ -213,9 +213,10 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
     """
     seen = [i for i in range(len(cue.t)) if cue.seen[i] and cue.t[i] >= t_from - 1e-9]
     d = np.linalg.norm(cue.xy - target, axis=1)
+    pending: float | None = None  # reached a little beyond the next frame, still nearing
     for n, j in enumerate(seen):
         if d[j] <= reach:
-            return float(max(cue.t[j], t_from))
+            return pending if pending is not None else float(max(cue.t[j], t_from))
         if n + 1 >= len(seen):
             break
         i = seen[n + 1]
@@ -226,13 +227,22 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
         else:
             velocity = (cue.xy[i] - cue.xy[j]) / span
         hit = _ray_circle(cue.xy[j], velocity, target, reach)
-        if hit is not None and hit <= 1.5 * span:
+        if hit is not None and hit <= span:
             return float(cue.t[j] + hit)
         if d[i] <= reach:
+            if hit is not None and hit <= 1.5 * span:
+                return float(cue.t[j] + hit)
             # The straight line misses; the path bent earlier: interpolate the distances.
             frac = (d[j] - reach) / max(d[j] - d[i], 1e-9)
             return float(cue.t[j] + frac * span)
-    return None
+        if hit is not None and hit <= 1.5 * span:
+            # Reached just after the next frame, which (nearer, its speed measured later) may
+            # place it sooner: a speed measured on a blurred start lags the ball.
+            reached = float(cue.t[j] + hit)
+            pending = reached if pending is None else min(pending, reached)
+        elif pending is not None:
+            return pending  # its path turned away by the next frame
+    return pending
 
 
 def _ray_circle(p0: F64, velocity: F64, centre: F64, radius: float) -> float | None:

@@ -59,6 +59,25 @@ def test_first_contact_is_the_ball_the_cue_ball_reaches_first_at_break_speed() -
     assert found[0][0] == pytest.approx(contact, abs=0.002)
 
 
+def test_first_contact_at_the_break_is_timed_from_the_cue_balls_nearest_sighting() -> None:
+    # Seen as a streak whose centre lags it less frame by frame, the cue ball seems to
+    # speed up: carried on from the sighting before last it reaches the 1 later than, from
+    # the last sighting, it reaches the 9 (behind the 1, off the line). The last sighting,
+    # nearer, places both: the 1 first.
+    times = np.arange(0, 0.5, 1 / FPS)
+    xy = np.tile([499.0, 641.0], (len(times), 1))
+    seen = np.ones(len(times), bool)
+    for k, x in zip(range(9, 13), (1099.0, 1295.0, 1525.0, 1805.0), strict=True):
+        xy[k] = (x, 638.0)
+    seen[[7, 8, 13]] = False  # under the cue at the strike, merged with the 1 at contact
+    xy[13:] = (1814.0, 629.0)
+    cue = Path("cue", times, xy, seen, (499.0, 641.0))
+    one = straight(1, (1904.0, 637.0), (6000.0, 0.0), times[13], times)
+    nine = straight(9, (1954.0, 606.0), (3000.0, -2000.0), times[13], times)
+    found, _ = first_contacts(cue, [nine, one], times[9])
+    assert [k for _, k in found] == [1, 9]
+
+
 def test_a_ball_beside_the_path_is_no_contact() -> None:
     times = np.arange(0, 1, 1 / FPS)
     cue = straight("cue", (500.0, 300.0), (2000.0, 0.0), 0.1, times, stop_at=0.7)
