@@ -401,9 +401,7 @@ def _outline_fit(
     blob = np.pad(weights > 0, pad)
     rows, cols = np.indices(blob.shape)
     c = np.asarray(centres, np.float64) + pad
-    nearest2 = np.min(
-        (cols[..., None] - c[:, 0]) ** 2 + (rows[..., None] - c[:, 1]) ** 2, axis=-1
-    )
+    nearest2 = np.min((cols[..., None] - c[:, 0]) ** 2 + (rows[..., None] - c[:, 1]) ** 2, axis=-1)
     discs = nearest2 <= radius * radius
     return float(np.count_nonzero(discs & blob)) / max(np.count_nonzero(discs | blob), 1)
 

@@ -411,7 +411,7 @@ def _legs(
     return Path(key, times, xy, seen, corners[0])
 
 
-def _touching(jaw_rail: str, pocket: str, way_in: tuple[float, float]) -> np.ndarray:
+def _touching(jaw_rail: str, pocket: str, way_in: tuple[float, float]) -> F64:
     """Where a ball's centre touches a jaw's face near its nose, coming along `way_in`."""
     jaw = next(j for j in TABLE.jaws(pocket) if j.rail == jaw_rail)
     a, b = jaw.face
