@@ -399,11 +399,12 @@ def _outline_fit(
     with it over the two's union."""
     pad = int(np.ceil(radius)) + 1
     blob = np.pad(weights > 0, pad)
-    rows, cols = np.indices(blob.shape)
+    grid: F64 = np.indices(blob.shape, dtype=np.float64)
     c = np.asarray(centres, np.float64) + pad
-    nearest2 = np.min((cols[..., None] - c[:, 0]) ** 2 + (rows[..., None] - c[:, 1]) ** 2, axis=-1)
+    nearest2 = ((grid[1][..., None] - c[:, 0]) ** 2 + (grid[0][..., None] - c[:, 1]) ** 2).min(-1)
     discs = nearest2 <= radius * radius
-    return float(np.count_nonzero(discs & blob)) / max(np.count_nonzero(discs | blob), 1)
+    both, either = int(np.count_nonzero(discs & blob)), int(np.count_nonzero(discs | blob))
+    return both / max(either, 1)
 
 
 def _with_holes(
