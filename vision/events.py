@@ -193,6 +193,17 @@ def strike_time(cue: Path, hidden_since: float | None = None) -> float | None:
     return float(max(cue.t[first] - back, earliest))
 
 
+def put_down_by_hand(cue: Path) -> bool:
+    """Whether the cue ball was put down rather than struck: seen again off its spot after
+    it was out of sight there (in a hand), and from then on never a ball's radius from where
+    it reappeared (settled by the hand, not rolling)."""
+    moved = cue.first_moved()
+    if moved is None or moved == 0 or cue.seen[moved - 1] or not cue.seen[moved]:
+        return False
+    after = cue.seen & (np.arange(len(cue.t)) >= moved)
+    return bool(np.all(np.linalg.norm(cue.xy[after] - cue.xy[moved], axis=1) < BALL_RADIUS_MM))
+
+
 def _coming_back(path: Path, first: int) -> bool:
     """Whether the ball, first seen away from its spot, was heading back towards it."""
     later = [i for i in range(first + 1, min(first + 4, len(path.t))) if path.seen[i]]

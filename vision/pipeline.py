@@ -28,6 +28,7 @@ from vision.events import (
     first_contacts,
     first_mover,
     jaw_contacts,
+    put_down_by_hand,
     strike_time,
 )
 from vision.exposure import Exposure, Light
@@ -286,6 +287,9 @@ class ShotDetector:
             else:
                 events.append(Event(drop.t, "off_table", (drop.key,)))
         events.sort(key=lambda e: e.t)
+        if not events and cue is not None and put_down_by_hand(cue):
+            self._shots -= 1
+            return None
         # A ball that went down or out of sight last moved until then.
         lost = [
             p.t[i] for p in paths.values() if (i := p.last_seen()) is not None and i < len(shot) - 1

@@ -15,6 +15,7 @@ from vision.events import (
     first_mover,
     jaw_contacts,
     lost_at_pocket,
+    put_down_by_hand,
     strike_time,
 )
 from vision.geometry import BALL_RADIUS_MM, Table
@@ -76,6 +77,31 @@ def test_first_contact_at_the_break_is_timed_from_the_cue_balls_nearest_sighting
     nine = straight(9, (1954.0, 606.0), (3000.0, -2000.0), times[13], times)
     found, _ = first_contacts(cue, [nine, one], times[9])
     assert [k for _, k in found] == [1, 9]
+
+
+def _reappearing(rolling_mm_s: float) -> Path:
+    """A cue ball out of sight on its spot (in a hand, or under the cue) from 0.2 s to 1 s,
+    seen again 1.2 m away, then rolling on at `rolling_mm_s` (with 4 mm of jitter)."""
+    times = np.arange(0, 2, 1 / FPS)
+    xy = np.tile([300.0, 1100.0], (len(times), 1))
+    again = times >= 1.0
+    xy[again] = np.array([1500.0, 700.0]) + np.outer(times[again] - 1.0, (rolling_mm_s, 0.0))
+    xy[again] += np.where(np.arange(again.sum()) % 2, 4.0, 0.0)[:, None]
+    seen = (times < 0.2) | again
+    return Path("cue", times, xy, seen, (300.0, 1100.0))
+
+
+def test_a_cue_ball_seen_again_off_its_spot_and_still_was_put_down_by_hand() -> None:
+    assert put_down_by_hand(_reappearing(0.0))
+
+
+def test_a_cue_ball_seen_again_rolling_was_struck() -> None:
+    assert not put_down_by_hand(_reappearing(500.0))
+
+
+def test_a_cue_ball_seen_leaving_its_spot_was_struck() -> None:
+    times = np.arange(0, 1, 1 / FPS)
+    assert not put_down_by_hand(straight("cue", (300.0, 1100.0), (40.0, 0.0), 0.2, times))
 
 
 def test_a_ball_beside_the_path_is_no_contact() -> None:
