@@ -98,6 +98,8 @@ NEW_BALL_COST = 25.0
 FOUND_AGAIN_COST = 12.0
 # A resting ball is still there while nothing changed within this many radii of its centre.
 STILL_CORE_RADII = 0.5
+# A ball this many radii from anything an arm or a hand was split into is no part of it.
+ARM_CLEARANCE_RADII = 3.0
 # An arm or a cue reaches this many ball radii at least; a shorter occluder may be a ball.
 OCCLUDER_REACH_RADII = 8.0
 # Within this of a corner pocket's point the cushions are cut away for the mouth.
@@ -254,6 +256,30 @@ class Tracker:
             return None
         return np.asarray(mask)
 
+    def _cue_ball_resting_in(self, box: tuple[int, int, int, int], grow: int) -> bool:
+        """Whether the cue ball rests (seen or hidden) in a half-resolution box."""
+        x0, y0, x1, y1 = box
+        for track in self.tracks.values():
+            if track.key != "cue" or track.moving or self._in_play(track):
+                continue
+            px = self._pixel(track.xy)
+            hx, hy = (px[0] + 0.5) / 2 - 0.5, (px[1] + 0.5) / 2 - 0.5
+            if x0 - grow <= hx <= x1 + grow and y0 - grow <= hy <= y1 + grow:
+                return True
+        return False
+
+    def _clear_of_clusters(self, found: tuple[Disc, ...]) -> list[Disc]:
+        """The lone discs (a blob to themselves) at least ARM_CLEARANCE_RADII from every
+        disc of a cluster (what an arm or a hand splits into)."""
+        clustered = np.array([(d.x, d.y) for d in found if d.cluster > 1]).reshape(-1, 2)
+        clear = ARM_CLEARANCE_RADII * self.radius_px
+        return [
+            d
+            for d in found
+            if d.cluster == 1
+            and (not len(clustered) or np.hypot(*(clustered - (d.x, d.y)).T).min() >= clear)
+        ]
+
     def _detect_in(
         self, t: float, mask: U8, planes: Planes, y_half: U8
     ) -> tuple[Detections, NDArray[np.float64]]:
@@ -291,6 +317,10 @@ class Tracker:
                 outline = contour.astype(np.float32) * 2 + 0.5
                 occluders.append(Occluder(outline))
                 occluders.extend(found.occluders)
+                # A ball on its own clear of the arm is still a ball where the cue ball stood
+                # in it: struck, it leaves the cue's tip in the same patch of change.
+                if self._cue_ball_resting_in(box, grow):
+                    discs.extend(self._clear_of_clusters(found.discs))
                 continue
             discs.extend(found.discs)
             occluders.extend(found.occluders)

@@ -665,3 +665,26 @@ def test_a_stripe_rolling_its_white_into_view_is_followed() -> None:
         if i > hit:
             lost += nine.missing_since is not None or abs(nine.xy[0] - x) >= 15.0
     assert lost <= 1
+
+
+def test_the_cue_ball_struck_away_from_a_hand_in_the_same_patch_of_change_is_followed() -> None:
+    # The bridge hand, a clump of knuckles behind the cue ball, splits into more "balls" than
+    # can be there: what changed around it is taken for an arm. The cue ball struck away
+    # from it is in that patch of change for its first frames, clear of the knuckles.
+    spot, hit = (1200.0, 640.0), 8
+    knuckles = [
+        (spot[0] + 110.0 + dx, spot[1] + dy)
+        for dx in (0.0, 50.0)
+        for dy in (-75.0, -25.0, 25.0, 75.0)
+    ]
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    radius = round(CALIBRATION.ball_radius_px())
+    for i in range(hit + 3):
+        x = spot[0] - (1800.0 * (i - hit) / 60 if i >= hit else 0.0)
+        image = picture({(x, spot[1]): WHITE, (600.0, 300.0): RED})
+        if i >= 3:
+            for k in knuckles:
+                at = CALIBRATION.to_image(np.array([k]))[0]
+                cv2.circle(image, tuple(np.round(at).astype(int)), radius, drawn.SKIN, -1)
+        tracker.update(i / 60, Planes.from_bgr(image))
+        assert abs(ball_at(tracker, "cue")[0] - x) < 15.0
