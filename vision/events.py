@@ -691,7 +691,8 @@ def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tupl
     if speed > 1.0:
         way = velocity / speed
         centre, radius = table.hole(pocket)
-        onward = _into_circle(run[-1], way, centre, radius)
+        inside = float(np.linalg.norm(run[-1] - centre)) <= radius
+        onward = 0.0 if inside else _ray_circle(run[-1], way, centre, radius)
         if onward is None:
             # A way that misses the hole met a jaw, which turned it in: carried on past the
             # hole, the first jaw it meets is that one.
@@ -750,20 +751,6 @@ def _straight_in_from(pts: F64) -> int:
             break
         first = i
     return first
-
-
-def _into_circle(start: F64, heading: F64, centre: F64, radius: float) -> float | None:
-    """How far from `start` along the unit `heading` a point first is inside the circle
-    (0 when it already is); None when that way misses it."""
-    offset = start - centre
-    b = float(offset @ heading)
-    c = float(offset @ offset) - radius * radius
-    if c <= 0.0:
-        return 0.0
-    disc = b * b - c
-    if b >= 0.0 or disc < 0.0:
-        return None
-    return -b - float(np.sqrt(disc))
 
 
 def _densify(pts: F64, times: F64, step_mm: float) -> tuple[F64, F64]:
