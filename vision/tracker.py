@@ -262,8 +262,7 @@ class Tracker:
         for track in self.tracks.values():
             if track.key != "cue" or track.moving or self._in_play(track):
                 continue
-            px = self._pixel(track.xy)
-            hx, hy = (px[0] + 0.5) / 2 - 0.5, (px[1] + 0.5) / 2 - 0.5
+            hx, hy = _half_res(self._pixel(track.xy))
             if x0 - grow <= hx <= x1 + grow and y0 - grow <= hy <= y1 + grow:
                 return True
         return False
@@ -371,7 +370,7 @@ class Tracker:
             # The window holds the cloth around the farthest place it may be, too: a spot
             # is judged against its ring, and the window's cloth sets the noise level.
             margin = reach + FAINT_MARGIN_RADII * self.radius_px / 2
-            hx, hy = (centre + 0.5) / 2 - 0.5
+            hx, hy = _half_res(centre)
             x0, y0 = max(int(hx - margin), 0), max(int(hy - margin), 0)
             x1, y1 = min(int(hx + margin) + 2, width), min(int(hy + margin) + 2, height)
             if x1 - x0 < 4 or y1 - y0 < 4:
@@ -459,7 +458,7 @@ class Tracker:
         height, width = y_half.shape
         radius = self.radius_px / 2  # half-resolution pixels
         reach = 2 * radius
-        hx, hy = (self._pixel(predicted) + 0.5) / 2 - 0.5
+        hx, hy = _half_res(self._pixel(predicted))
         x0, y0 = max(int(hx - reach - radius), 0), max(int(hy - reach - radius), 0)
         x1 = min(int(hx + reach + radius) + 2, width)
         y1 = min(int(hy + reach + radius) + 2, height)
@@ -499,7 +498,7 @@ class Tracker:
         points = [tr.xy for tr in self.tracks.values()] + [
             tr.xy + tr.velocity * 0.05 for tr in self.tracks.values() if tr.moving
         ]
-        return (self.calibration.to_image(np.array(points)) + 0.5) / 2 - 0.5
+        return _half_res(self.calibration.to_image(np.array(points)))
 
     def _associate(
         self,
@@ -933,7 +932,7 @@ class Tracker:
         """The cloth model's (U, V) where each detection is."""
         if self.cloth is None or not len(found):
             return np.zeros((len(found), 2))
-        pixels = (self.calibration.to_image(found) + 0.5) / 2 - 0.5
+        pixels = _half_res(self.calibration.to_image(found))
         rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, self.cloth.u.shape[0] - 1)
         cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, self.cloth.u.shape[1] - 1)
         return np.stack([self.cloth.u[rows, cols], self.cloth.v[rows, cols]], axis=1)
@@ -986,8 +985,8 @@ class Tracker:
             return ()
         now = np.array([tr.xy for tr in moving])
         later = now + np.array([tr.velocity for tr in moving]) * 0.01
-        here = (self.calibration.to_image(now) + 0.5) / 2 - 0.5
-        there = (self.calibration.to_image(later) + 0.5) / 2 - 0.5
+        here = _half_res(self.calibration.to_image(now))
+        there = _half_res(self.calibration.to_image(later))
         return tuple(
             Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
             for a, b in zip(here, there, strict=True)
@@ -1003,8 +1002,7 @@ class Tracker:
             return False
         if track.moving or self._in_play(track):
             return False
-        px = self._pixel(track.rest_xy)
-        hx, hy = round((px[0] + 0.5) / 2 - 0.5), round((px[1] + 0.5) / 2 - 0.5)
+        hx, hy = (round(float(v)) for v in _half_res(self._pixel(track.rest_xy)))
         r = max(1, round(reach_radii * self.radius_px / 2))
         height, width = planes[1].shape
         box = (max(0, hx - r), max(0, hy - r), min(width, hx + r + 1), min(height, hy + r + 1))
@@ -1233,11 +1231,8 @@ class Tracker:
             throat = round(CORNER_THROAT_MM / BALL_RADIUS_MM * self.radius_px / 2)
             for name, point in table.pockets.items():
                 if name not in ("SL", "SR"):
-                    px = self._pixel(np.asarray(point, dtype=np.float64))
-                    centre = (
-                        round((px[0] + 0.5) / 2 - 0.5),
-                        round((px[1] + 0.5) / 2 - 0.5),
-                    )
+                    px = _half_res(self._pixel(np.asarray(point, dtype=np.float64)))
+                    centre = (round(float(px[0])), round(float(px[1])))
                     cv2.circle(mask, centre, throat, (0,), -1)
             self._rest_mask = mask
         return self._rest_mask
@@ -1283,8 +1278,7 @@ class Tracker:
 
     def _in_mask(self, xy: NDArray[np.float64], mask: U8, radii: float = 1.0) -> bool:
         """Whether anything in `mask` lies within `radii` ball radii of a table point."""
-        px = self._pixel(xy)
-        hx, hy = round((px[0] + 0.5) / 2 - 0.5), round((px[1] + 0.5) / 2 - 0.5)
+        hx, hy = (round(float(v)) for v in _half_res(self._pixel(xy)))
         r = max(1, int(radii * self.radius_px / 2))
         window = mask[max(0, hy - r) : hy + r + 1, max(0, hx - r) : hx + r + 1]
         return bool(window.any())
@@ -1297,6 +1291,12 @@ class Tracker:
             visible = track.missing_since is None
             positions[tid] = (float(track.xy[0]), float(track.xy[1])) if visible else None
         return Observation(t, positions, occluders, changed, moving)
+
+
+def _half_res(pixels: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Full-resolution pixel positions in half resolution (its pixel i is full 2i and
+    2i + 1, centred at 2i + 0.5)."""
+    return np.asarray((pixels + 0.5) / 2 - 0.5)
 
 
 def _difference(y_half: U8, planes: Planes, against: tuple[U8, U8, U8]) -> U8:
