@@ -36,6 +36,12 @@ SPREAD_ITERATIONS = 12
 SPREAD_PUSHES = 4
 # The least width (in radii) of a ball's first streak after it was struck.
 STRUCK_STREAK_WIDTH = 1.5
+# A streak's centre is that of its part where a disc of this many radii fits...
+STREAK_CORE = 0.6
+# ...if it is blurred: it goes at least this far (radii) in the longest exposure (a frame at
+# 60 fps). Slower, it is a disc (taken for a streak only as its outline is drawn out).
+LONGEST_EXPOSURE_S = 1 / 60
+STREAK_MIN_BLUR_RADII = 0.25
 # A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
 UNCLIP_ITERATIONS = 8
 UNCLIP_MIN_SEEN = 0.3
@@ -115,8 +121,11 @@ def detect(
         )
         if known > 1:
             blob.count, blob.known = max(blob.count, known), True
-        elif any(_is_streak_of(blob, m, radius_half, origin) for m in moving):
-            blob.count, blob.balls, blob.streak = 1, True, True
+        else:
+            streaking = [m for m in moving if _is_streak_of(blob, m, radius_half, origin)]
+            if streaking:
+                blob.count, blob.balls, blob.streak = 1, True, True
+                blob.blurred = any(_blurs(m, radius_half) for m in streaking)
     if expected is not None:
         for blob in blobs:
             # Shading and shadows make a cluster look bigger than its balls.
@@ -130,7 +139,9 @@ def detect(
     for blob in blobs:
         x, y, _, _ = blob.box
         centres, cover, thick = (
-            _split(blob.weights, blob.count, radius_half) if blob.balls else ([], 0.0, [])
+            _split(blob.weights, blob.count, radius_half, blob.blurred)
+            if blob.balls
+            else ([], 0.0, [])
         )
         if blob.balls and not blob.known and 0 < sum(thick) < len(thick):
             # A count from the area alone is too high when a sliver (a cushion's edge, a
@@ -243,6 +254,16 @@ class Motion:
     y: float
     vx: float
     vy: float
+    # Lost from sight in motion: how far (half-resolution pixels) it may have gone since,
+    # in any direction (off a cushion or a ball), at its speed.
+    reach: float = 0.0
+
+
+def _blurs(motion: Motion, radius: float) -> bool:
+    """Whether a ball goes fast enough to be blurred (STREAK_MIN_BLUR_RADII in the longest
+    exposure), or was at rest (it may just have been struck: how fast is not known yet)."""
+    speed = math.hypot(motion.vx, motion.vy)
+    return speed == 0 or speed * LONGEST_EXPOSURE_S >= STREAK_MIN_BLUR_RADII * radius
 
 
 def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int, int]) -> bool:
@@ -260,8 +281,10 @@ def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int,
     ux, uy = math.cos(axis), math.sin(axis)
     speed = math.hypot(motion.vx, motion.vy)
     if speed > 0:
-        if cv2.pointPolygonTest(blob.contour, point, True) < -3 * radius:
+        if cv2.pointPolygonTest(blob.contour, point, True) < -3 * radius - motion.reach:
             return False
+        if motion.reach > 0:
+            return True
         return abs(ux * motion.vx + uy * motion.vy) / speed > math.cos(math.radians(30))
     # Struck since the last frame: the streak lies on a line through where the ball rested,
     # and is a ball wide where it sat part of the exposure still (a cue stick following
@@ -282,6 +305,7 @@ class _Blob:
     count: int
     balls: bool
     streak: bool = False
+    blurred: bool = False  # a streak of a ball fast enough to blur, or just struck
     known: bool = False  # its count is the balls the tracker knows are in it
 
     @functools.cached_property
@@ -593,13 +617,31 @@ def _depth(weights: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.asarray(cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1])
 
 
+def _ball_wide(weights: NDArray[np.float32], radius: float) -> NDArray[np.float32]:
+    """The weights where a disc of STREAK_CORE radii fits inside the blob (all of them if
+    it fits nowhere)."""
+    size = 2 * round(STREAK_CORE * radius) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    wide = cv2.morphologyEx((weights > 0).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    if not wide.any():
+        return weights
+    return np.where(wide > 0, weights, 0.0).astype(np.float32)
+
+
 def _split(
-    weights: NDArray[np.float32], count: int, radius: float
+    weights: NDArray[np.float32], count: int, radius: float, blurred: bool = False
 ) -> tuple[list[tuple[float, float]], float, list[bool]]:
     """k centres of the weighted blob, how well k discs of `radius` cover it, and which
-    centres lie deep enough inside it to be a ball's."""
+    centres lie deep enough inside it to be a ball's.
+
+    A `blurred` streak's centre is that of what is a ball wide in it: blurred along its path
+    a ball still is, and what joins its blob is thinner (the cue following through behind a ball
+    just struck). (Opened with a disc, not cut to its deepest pixels: a ball clipped by the
+    cloth's edge beside a cushion is shallow there, not thin.)"""
     depth = _depth(weights)
     if count == 1:
+        if blurred:
+            weights = _ball_wide(weights, radius)
         ys, xs = np.nonzero(weights)
         w = weights[ys, xs].astype(np.float64)
         total = w.sum()

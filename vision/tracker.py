@@ -289,7 +289,7 @@ class Tracker:
         contours, _ = cv2.findContours(dilated, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         discs: list[Disc] = []
         occluders: list[Occluder] = []
-        moving = self._motions()
+        moving = self._motions(t)
         known = self._half_res_positions()
         for contour in contours:
             x, y, w, h = cv2.boundingRect(contour)
@@ -975,11 +975,11 @@ class Tracker:
             out.append((float(u.mean()) - 128, float(v.mean()) - 128) if u.size else (0.0, 0.0))
         return np.array(out, dtype=np.float64).reshape(-1, 2)
 
-    def _motions(self) -> tuple[Motion, ...]:
+    def _motions(self, t: float) -> tuple[Motion, ...]:
         """Where balls may be streaking, in half-resolution pixels: every moving ball where it
-        is expected, and every ball at rest (it may just have been struck). Not a ball of the
-        cloth's colour: it makes no streak, and the blob of a ball it meets holds nothing of
-        it."""
+        is expected (_streaking_unseen: anywhere its speed has taken it since), and every ball
+        at rest (it may just have been struck). Not a ball of the cloth's colour: it makes no
+        streak, and the blob of a ball it meets holds nothing of it."""
         moving = [tr for tr in self.tracks.values() if not tr.cloth_coloured]
         if not moving:
             return ()
@@ -987,9 +987,27 @@ class Tracker:
         later = now + np.array([tr.velocity for tr in moving]) * 0.01
         here = _half_res(self.calibration.to_image(now))
         there = _half_res(self.calibration.to_image(later))
+        scale = self.radius_px / 2 / BALL_RADIUS_MM  # half-resolution pixels per mm
         return tuple(
-            Motion(float(a[0]), float(a[1]), float(b[0] - a[0]) * 100, float(b[1] - a[1]) * 100)
-            for a, b in zip(here, there, strict=True)
+            Motion(
+                float(a[0]),
+                float(a[1]),
+                float(b[0] - a[0]) * 100,
+                float(b[1] - a[1]) * 100,
+                tr.speed * (t - tr.t) * scale if self._streaking_unseen(tr, t) else 0.0,
+            )
+            for tr, a, b in zip(moving, here, there, strict=True)
+        )
+
+    @staticmethod
+    def _streaking_unseen(track: Track, t: float) -> bool:
+        """Lost a moment ago going fast enough to streak: off a cushion or a ball meanwhile,
+        it may be streaking anywhere its speed took it. (Lost for longer, or slower, it is
+        looked for as a disc.)"""
+        return (
+            track.missing_since is not None
+            and track.speed >= FAINT_SEARCH_SPEED_MM_S
+            and t - track.t <= MOTION_LOOKBACK_S
         )
 
     def _spot_covered(
@@ -1035,10 +1053,34 @@ class Tracker:
             or self._in_play(track)
         ):
             return True
-        if self._on_a_path(track, t):
-            track.reached_at = t  # hit, it may be anywhere until it rests again, seen or not
+        # A push goes through balls frozen together at once, and moves those it reaches too
+        # fast to be seen leaving: a rack's back row is gone as its apex is struck.
+        frozen = self._frozen_with(track)
+        if any(ball.reached_at is not None or self._on_a_path(ball, t) for ball in frozen):
+            # Hit, they may be anywhere until they rest again, seen or not.
+            for ball in frozen:
+                if ball.reached_at is None:
+                    ball.reached_at = t
             return True
-        return self._in_reach_of_the_unseen_cue_ball(track, t)
+        return any(self._in_reach_of_the_unseen_cue_ball(ball, t) for ball in frozen)
+
+    def _frozen_with(self, track: Track) -> list[Track]:
+        """`track` and the balls at rest frozen to it, one to the next: touching as far as
+        positions at rest are measured (within REACH_SLACK_MM)."""
+        chain, todo = [track], [track]
+        while todo:
+            ball = todo.pop()
+            for other in self.tracks.values():
+                if (
+                    other not in chain
+                    and other.rest_xy is not None
+                    and not other.moving
+                    and not self._in_play(other)
+                    and math.hypot(*(other.xy - ball.xy)) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+                ):
+                    chain.append(other)
+                    todo.append(other)
+        return chain
 
     def _behind(self, track: Track, found: NDArray[np.float64], t: float) -> NDArray[np.bool_]:
         """Which detections lie behind a ball rolling on in plain sight with nothing near

@@ -234,3 +234,48 @@ def test_the_8s_white_number_circle_does_not_hide_the_8() -> None:
     (disc,) = found.discs
     assert disc.dark
     assert np.hypot(disc.x - full_res(20.0), disc.y - full_res(20.0)) < 2 * RADIUS
+
+
+def streak_map(
+    start: tuple[float, float], end: tuple[float, float], shape: tuple[int, int] = (40, 60)
+) -> NDArray[np.float32]:
+    """A ball blurred from `start` to `end` (half-resolution pixels): a capsule a ball wide
+    (and a little more: the blur across its path)."""
+    ys, xs = np.mgrid[: shape[0], : shape[1]]
+    (ax, ay), (bx, by) = start, end
+    dx, dy = bx - ax, by - ay
+    f = np.clip(((xs - ax) * dx + (ys - ay) * dy) / (dx * dx + dy * dy), 0.0, 1.0)
+    off = np.hypot(xs - (ax + f * dx), ys - (ay + f * dy))
+    return np.where(off <= RADIUS + 0.6, 5.0, 0.0).astype(np.float32)
+
+
+def test_a_ball_just_struck_is_where_its_streak_is_thick_not_along_the_cue_behind_it() -> None:
+    # One frame after the strike: the cue ball a diameter on from its spot, blurred, and the
+    # cue following through behind it in the same blob (half a ball wide at 640×360).
+    rest = (20.0, 30.0)
+    score = streak_map((20.0, 24.0), (20.0, 20.0))
+    score[25:38, 19:22] = 5.0  # the cue stick, three half-resolution pixels wide
+    found = detect(score, np.zeros_like(score), RADIUS, moving=(Motion(*rest, 0.0, 0.0),))
+    (disc,) = found.discs
+    assert disc.streak
+    assert disc.y == pytest.approx(full_res(22.0), abs=1.5)  # not pulled back along the cue
+
+
+def test_a_streak_out_of_reach_of_any_ball_in_motion_is_no_ball() -> None:
+    # Three balls' length of blur, one ball wide, where no ball is known to be going: split
+    # into three it has more "balls" than the tracker knows of (what an arm looks like).
+    score = streak_map((10.0, 20.0), (40.0, 24.0))
+    lost = Motion(5.0, 5.0, 900.0, 0.0)  # last seen far from it, heading elsewhere
+    found = detect(score, np.zeros_like(score), RADIUS, moving=(lost,))
+    assert len(found.discs) != 1 or not found.discs[0].streak
+
+
+def test_a_ball_lost_in_motion_is_a_streak_anywhere_it_may_have_gone_since() -> None:
+    # A ball at break speed lost for a frame and turned off a cushion meanwhile: its streak
+    # lies far from where it was last seen, in another direction, within its reach.
+    score = streak_map((10.0, 20.0), (40.0, 24.0))
+    lost = Motion(5.0, 5.0, 900.0, 0.0, reach=30.0)
+    found = detect(score, np.zeros_like(score), RADIUS, moving=(lost,))
+    (disc,) = found.discs
+    assert disc.streak
+    assert (disc.x, disc.y) == pytest.approx((full_res(25.0), full_res(22.0)), abs=2.0)

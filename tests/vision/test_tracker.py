@@ -688,3 +688,22 @@ def test_the_cue_ball_struck_away_from_a_hand_in_the_same_patch_of_change_is_fol
                 cv2.circle(image, tuple(np.round(at).astype(int)), radius, drawn.SKIN, -1)
         tracker.update(i / 60, Planes.from_bgr(image))
         assert abs(ball_at(tracker, "cue")[0] - x) < 15.0
+
+
+def test_a_ball_frozen_to_the_ball_hit_leaves_with_the_push_and_is_followed() -> None:
+    # The cue ball stuns into the 3, which is frozen to the 2 beyond it: the push goes
+    # through the 3 (which stays) and the 2 leaves fast, no ball in motion ever near it.
+    # (So a rack's back row leaves as its apex is struck.)
+    three = (1400.0, 600.0)
+    two = (three[0] + 2 * BALL_RADIUS_MM + 0.5, 600.0)
+    tracker = Tracker(CALIBRATION, ("cue", 2, 3))
+    hit = 12
+    t = 0.0
+    for i in range(25):
+        cue = stun_shot(three, (30.0, 0.0), i, hit)
+        x = two[0] + 50.0 * max(i - hit, 0)
+        tracker.update(t, frame({cue: WHITE, three: RED, (x, two[1]): BLUE}))
+        if i > hit:
+            assert ball_at(tracker, 2) == pytest.approx((x, two[1]), abs=15.0), f"frame {i}"
+        t += 1 / 60
+    assert ball_at(tracker, 3) == pytest.approx(three, abs=10.0)
