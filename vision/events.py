@@ -9,7 +9,9 @@ frame.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,6 +23,9 @@ F64 = NDArray[np.float64]
 
 # A ball has left its spot once it is this far from it.
 MOVED_MM = 5.0
+# No ball goes over a cushion slower than this: it has to leave the cloth to clear a nose
+# that stands above its centre.
+LEAVES_TABLE_SPEED_MM_S = 1000.0
 # How far a seen position may be from the true one (blur, shading, compression).
 POSITION_NOISE_MM = 8.0
 # A ball the cue ball struck leaves its spot within this, however thin the hit (a feathered
@@ -804,6 +809,31 @@ def _went_over(path: Path, table: Table) -> tuple[Rail, float] | None:
         if rate > 1.0:
             t += max(float(gaps[r]), 0.0) / rate
     return RAILS[r], t
+
+
+def stayed_on_the_table(path: Path, others: Iterable[Path], drop: Disappearance) -> bool:
+    """Whether an object ball lost from sight away from the pockets is still on the table:
+    last seen too slow to go over a cushion, and no ball came within reach of where it was
+    lost after that (an object ball moves only when a ball hits it). Not the cue ball: the
+    cue may strike it out of sight."""
+    last = path.last_seen()
+    if path.key == "cue" or drop.pocket is not None or last is None:
+        return False
+    if drop.speed >= LEAVES_TABLE_SPEED_MM_S:
+        return False
+    where, since = path.xy[last], float(path.t[last])
+    reach = 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
+    for other in others:
+        seen = np.nonzero(other.seen)[0]
+        # From its sighting before then on: it may have passed between two frames.
+        seen = seen[max(int(np.searchsorted(other.t[seen], since)) - 1, 0) :]
+        points = other.xy[seen]
+        if len(points) == 1 and np.linalg.norm(points[0] - where) <= reach:
+            return False
+        for a, b in pairwise(points):
+            if point_segment_distance(where[None, :], a, b)[0] <= reach:
+                return False
+    return True
 
 
 def disappearance(path: Path, table: Table, t_step: float) -> Disappearance | None:

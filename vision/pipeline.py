@@ -29,6 +29,7 @@ from vision.events import (
     first_mover,
     jaw_contacts,
     put_down_by_hand,
+    stayed_on_the_table,
     strike_time,
 )
 from vision.exposure import Exposure, Light
@@ -266,7 +267,7 @@ class ShotDetector:
                 t_first, first = mover
             if first is not None:
                 events.append(Event(t_first, "contact", ("cue", first)))
-        drops = self._drops(paths, dt)
+        drops, unseen = self._drops(paths, dt)
         drops = self._confirm_with_sensors(drops, paths, t_start)
         departures = {d.key: d for d in drops}
         if first is not None:
@@ -324,6 +325,11 @@ class ShotDetector:
             "pocketed": pocketed,
             "off_table": [e.balls[0] for e in events if e.type == "off_table"],
             "events": [e.to_json() for e in events],
+            **(
+                {"warnings": [f"ball {key} lost from sight on the table" for key in unseen]}
+                if unseen
+                else {}
+            ),
             "positions": {
                 str(track.key): [round(float(track.xy[0]), 1), round(float(track.xy[1]), 1)]
                 for track in self.tracker.tracks.values()
@@ -331,18 +337,23 @@ class ShotDetector:
             },
         }
 
-    def _drops(self, paths: dict[int, Path], dt: float) -> list[Disappearance]:
-        """How the balls the shot took off the table left it.
+    def _drops(
+        self, paths: dict[int, Path], dt: float
+    ) -> tuple[list[Disappearance], list[BallKey]]:
+        """How the balls the shot took off the table left it, and the balls lost from sight
+        that are still on it.
 
         A ball lost in a pocket's mouth dropped. One lost elsewhere left the table only if
         it is not found at rest after the shot, where every ball is seen apart and
-        identified: the tracker also loses balls in a crowd.
+        identified (the tracker also loses balls in a crowd), and it could have gone over a
+        cushion (stayed_on_the_table).
         """
         table = self.calibration.table
         seen = {
             tr.key for tr in self.tracker.tracks.values() if tr.missing_since is None and tr.key
         }
         drops: dict[BallKey, Disappearance] = {}
+        unseen: list[BallKey] = []
         for tid, path in paths.items():
             track = self.tracker.tracks.get(tid)
             if track is not None and track.missing_since is None:
@@ -354,9 +365,14 @@ class ShotDetector:
             drop = disappearance(path, table, dt)
             if drop is None or path.key in drops:
                 continue
-            if drop.pocket is not None or path.key not in seen:
+            if drop.pocket is None and path.key in seen:
+                continue
+            others = [p for p in paths.values() if p is not path]
+            if stayed_on_the_table(path, others, drop):
+                unseen.append(path.key)
+            else:
                 drops[path.key] = drop
-        return list(drops.values())
+        return list(drops.values()), unseen
 
     def _confirm_with_sensors(
         self, drops: list[Disappearance], paths: dict[int, Path], t_start: float

@@ -16,6 +16,7 @@ from vision.events import (
     jaw_contacts,
     lost_at_pocket,
     put_down_by_hand,
+    stayed_on_the_table,
     strike_time,
 )
 from vision.geometry import BALL_RADIUS_MM, Table
@@ -177,6 +178,45 @@ def test_a_ball_lost_far_from_any_pocket_left_the_table() -> None:
     seen = np.array([p[1] < 1270 - BALL_RADIUS_MM for p in path.xy])
     drop = disappearance(Path(4, times, path.xy, seen, path.start), TABLE, 1 / FPS)
     assert drop is not None and drop.pocket is None
+
+
+def _lost_creeping(key: int | str) -> tuple[Path, Disappearance]:
+    """A ball that crept to a stop 40 mm off the left cushion, lost from sight as it did."""
+    times = np.arange(0, 2, 1 / FPS)
+    path = straight(key, (1900.0, 300.0), (100.0, -150.0), 0.1, times, stop_at=1.6)
+    seen = times < 1.55
+    lost = Path(key, times, path.xy, seen, path.start)
+    drop = disappearance(lost, TABLE, 1 / FPS)
+    assert drop is not None and drop.pocket is None
+    return lost, drop
+
+
+def test_an_object_ball_lost_creeping_to_a_stop_is_still_on_the_table() -> None:
+    lost, drop = _lost_creeping(8)
+    elsewhere = straight("cue", (600.0, 900.0), (300.0, 0.0), 0.0, lost.t)
+    assert stayed_on_the_table(lost, [elsewhere], drop)
+
+
+def test_an_object_ball_lost_and_then_hit_may_have_left_the_table() -> None:
+    # The cue ball passes over where it was lost, between two frames: it may have hit it.
+    lost, drop = _lost_creeping(8)
+    where = lost.xy[lost.last_seen()]
+    hitter = straight("cue", (where[0] - 600.0, where[1]), (6000.0, 0.0), 1.7, lost.t)
+    assert not stayed_on_the_table(lost, [hitter], drop)
+
+
+def test_an_object_ball_lost_going_fast_may_have_left_the_table() -> None:
+    times = np.arange(0, 1, 1 / FPS)
+    path = straight(4, (800.0, 600.0), (0.0, 2000.0), 0.1, times)
+    seen = np.array([p[1] < 1270 - BALL_RADIUS_MM for p in path.xy])
+    gone = Path(4, times, path.xy, seen, path.start)
+    drop = disappearance(gone, TABLE, 1 / FPS)
+    assert drop is not None and not stayed_on_the_table(gone, [], drop)
+
+
+def test_the_cue_ball_lost_at_rest_may_have_been_struck_off_the_table() -> None:
+    lost, drop = _lost_creeping("cue")
+    assert not stayed_on_the_table(lost, [], drop)
 
 
 def _bounce(times: F64, start: float, speed: float, t0: float, noise_mm: float) -> Path:

@@ -84,3 +84,23 @@ def test_a_ball_that_never_moved_hidden_beside_an_arm_at_the_end_did_not_leave_t
     facts += detector.finish()
     (shot,) = facts
     assert shot["off_table"] == []
+
+
+def test_an_object_ball_lost_from_sight_as_it_stops_is_reported_but_not_off_the_table() -> None:
+    # The cue ball sends the 3 creeping on; as it stops, the camera loses it (a black 8 in a
+    # dim corner can be as hard to see). Nothing came near it since: it is still there.
+    detector = ShotDetector(CAL, ("cue", 3))
+    t, facts = 0.0, []
+    for i in range(150):
+        cue_x = 900.0 + min(max(i - 30, 0), 10) * 25.0  # struck at 0.5 s, stops on the 3
+        red_x = 1200.0 + min(max(i - 40, 0), 25) * 6.0  # then the 3 creeps 150 mm
+        balls = {(cue_x, 640.0): WHITE}
+        if i < 62:
+            balls[(red_x, 640.0)] = RED
+        facts += detector.on_frame(t, frame(balls))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["first_contact"] == 3
+    assert shot["off_table"] == []
+    assert shot["warnings"] == ["ball 3 lost from sight on the table"]
