@@ -41,15 +41,6 @@ EXACT = [
 ]
 
 
-# With OpenCV newer than the 4.10 the Pi's Python 3.11 is pinned to (4.14 and numpy 2.5 on
-# Python 3.13), the 9 of break_side_120fps is lost at break speed and its track jumps onto
-# another ball, so its drop goes unexplained and a ruling changes: wrong there, and left to
-# issue 4. Every shot must still be found.
-RULES_DIFFERENTLY_ON_NEWER_OPENCV = (
-    set() if cv2.__version__.startswith("4.10.") else {"break_side_120fps"}
-)
-
-
 def tenball(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "firmware.cli", *args], capture_output=True, text=True, check=False
@@ -75,8 +66,7 @@ def test_tuning_recording_not_yet_exact_changes_no_ruling(name: str) -> None:
     for shot in score.shots:
         number = shot.truth["shot"]
         assert shot.found is not None, f"{name}: shot {number} not found"
-        if name not in RULES_DIFFERENTLY_ON_NEWER_OPENCV:
-            assert not shot.ruling_changed, f"{name}: shot {number} ruled differently"
+        assert not shot.ruling_changed, f"{name}: shot {number} ruled differently"
 
 
 def test_replay_writes_facts_tracks_and_an_overlay(tmp_path: Path) -> None:
@@ -92,7 +82,6 @@ def test_replay_writes_facts_tracks_and_an_overlay(tmp_path: Path) -> None:
     frames = tracks.read_text().splitlines()
     assert len(frames) == len((FIXTURES / "pot_straight/timestamps.txt").read_text().split())
     assert {"t", "balls"} <= set(json.loads(frames[0]))
-    import cv2
 
     capture = cv2.VideoCapture(str(overlay))
     assert int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) == len(frames)
