@@ -363,7 +363,7 @@ class ShotDetector:
             if track is not None and not path.left_its_spot() and self.tracker.by_an_arm(track):
                 continue  # still where it stood, out of sight beside an arm over the table
             drop = disappearance(path, table, dt)
-            if drop is None or path.key in drops:
+            if drop is None or path.key in drops or path.key in unseen:
                 continue
             if drop.pocket is None and path.key in seen:
                 continue

@@ -109,9 +109,10 @@ OPENING_DARK = 0.6
 OPENING_COLOUR = 0.15
 
 
-@dataclass
+@dataclass(eq=False)
 class Track:
-    """One ball: where it is, how fast it goes, what it looks like, what happened to it."""
+    """One ball: where it is, how fast it goes, what it looks like, what happened to it.
+    (Compared by identity: two tracks are two balls, however alike.)"""
 
     key: BallKey | None
     xy: NDArray[np.float64]

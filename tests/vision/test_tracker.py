@@ -707,3 +707,15 @@ def test_a_ball_frozen_to_the_ball_hit_leaves_with_the_push_and_is_followed() ->
             assert ball_at(tracker, 2) == pytest.approx((x, two[1]), abs=15.0), f"frame {i}"
         t += 1 / 60
     assert ball_at(tracker, 3) == pytest.approx(three, abs=10.0)
+
+
+def test_balls_not_yet_named_frozen_together_are_told_apart() -> None:
+    # Two balls not identified yet (key None) touching at rest: the chain of frozen balls
+    # holds each once (tracks are compared by identity, not by their fields' arrays).
+    tracker = Tracker(CALIBRATION, ("cue", 2, 3))
+    for i in range(3):
+        tracker.update(i / 60, frame({(1400.0, 600.0): RED, (1457.5, 600.0): BLUE}))
+    tracks = list(tracker.tracks.values())
+    for track in tracks:
+        track.key = None
+    assert len(tracker._frozen_with(tracks[0])) == 2
