@@ -114,7 +114,12 @@ class Exposure:
         black, _ = planes.levels()
         y = planes.y
         if g != 1.0:
+            # A clipped pixel was at least that bright: it stays clipped (a clipped cue ball
+            # scaled down to grey would not look white beside a lamp's hot spot).
+            _, top = planes.levels()
+            clipped = y >= top - CLIPPED
             y = np.asarray(cv2.convertScaleAbs(y, alpha=g, beta=black * (1.0 - g)), np.uint8)
+            y[clipped] = planes.y[clipped]
         # The tint is proportional to the light (Y above black); the offsets keep black black.
         y_half = planes.y_half()
         u_tint, v_tint = self.tint
