@@ -12,6 +12,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -67,6 +68,14 @@ class Disc:
     cover: float  # how much of its share of the blob the disc explains
     streak: bool = False  # blurred along its path (its colour is mixed with the cloth's)
     dark: bool = False  # found by its darkness alone: a dark ball (the 8, a dim 7) or a shadow
+
+
+class Split(NamedTuple):
+    """A blob split into balls (half-resolution pixels of its window)."""
+
+    centres: list[tuple[float, float]]
+    cover: float  # how much of the blob discs at the centres cover
+    thick: list[bool]  # which centres lie deep enough inside it to be a ball's
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,28 +147,25 @@ def detect(
     occluders: list[Occluder] = []
     for blob in blobs:
         x, y, _, _ = blob.box
-        centres, cover, thick = (
+        split = (
             _split(blob.weights, blob.count, radius_half, blob.blurred)
             if blob.balls
-            else ([], 0.0, [])
+            else Split([], 0.0, [])
         )
-        if blob.balls and not blob.known and 0 < sum(thick) < len(thick):
+        if blob.balls and not blob.known and 0 < sum(split.thick) < len(split.thick):
             # A count from the area alone is too high when a sliver (a cushion's edge, a
             # shadow's rim) joins the blob: split again into as many balls as found room
             # (a lone ball without what is thinner than a ball).
-            balls = sum(thick)
+            balls = sum(split.thick)
             weights = _without_slivers(blob.weights) if balls == 1 else blob.weights
-            centres, cover, thick = _split(weights, balls, radius_half)
+            split = _split(weights, balls, radius_half)
         if blob.balls and expected is not None:
-            centres, cover, thick = _no_overlaps(blob, centres, cover, thick, radius_half)
-            if len(centres) > 1 and _least_gap(centres) < REST_GAP_RADII * radius_half:
-                centres = _spread(blob.weights, centres, radius_half)
+            split = _held_apart(blob, _no_overlaps(blob, split, radius_half), radius_half)
             if not blob.known:
-                centres, cover, thick = _fewest_fitting(blob, centres, cover, thick, radius_half)
-            if 0 < len(centres) < blob.count:
-                centres, cover, thick = _with_holes(
-                    blob, centres, cover, thick, blob.count - len(centres), radius_half
-                )
+                split = _fewest_fitting(blob, split, radius_half)
+            if 0 < len(split.centres) < blob.count:
+                split = _with_holes(blob, split, blob.count - len(split.centres), radius_half)
+        centres, cover, thick = split
         if blob.streak:
             cover = 1.0  # a streak is one ball spread along its path, not a disc
         # A cluster whose count came out one too many has a thin centre at its edge; a cue or
@@ -378,42 +384,35 @@ def _dark_discs(
     return [_full_res(ox + cx, oy + cy, 1, 1.0, dark=True) for _, cx, cy in scored[:wanted]]
 
 
-def _no_overlaps(
-    blob: _Blob,
-    centres: list[tuple[float, float]],
-    cover: float,
-    thick: list[bool],
-    radius: float,
-) -> tuple[list[tuple[float, float]], float, list[bool]]:
+def _no_overlaps(blob: _Blob, split: Split, radius: float) -> Split:
     """The split again into fewer balls while two of its centres overlap: balls at rest
     touch at most, and a cluster counted from its area (swollen by shading) or from the balls
     the rules expect (one may be off the table, the cue ball in hand) can have one too many.
     (Balls in motion blur into each other: there a split's centres come closer.)"""
-    while len(centres) > 1 and _least_gap(centres) < MIN_GAP_RADII * radius:
-        centres, cover, thick = _split(blob.weights, len(centres) - 1, radius)
-    return centres, cover, thick
+    while len(split.centres) > 1 and _least_gap(split.centres) < MIN_GAP_RADII * radius:
+        split = _split(blob.weights, len(split.centres) - 1, radius)
+    return split
 
 
-def _fewest_fitting(
-    blob: _Blob,
-    centres: list[tuple[float, float]],
-    cover: float,
-    thick: list[bool],
-    radius: float,
-) -> tuple[list[tuple[float, float]], float, list[bool]]:
+def _held_apart(blob: _Blob, split: Split, radius: float) -> Split:
+    """The split with centres of balls at rest nearer than they can be spread (_spread)."""
+    if len(split.centres) > 1 and _least_gap(split.centres) < REST_GAP_RADII * radius:
+        return split._replace(centres=_spread(blob.weights, split.centres, radius))
+    return split
+
+
+def _fewest_fitting(blob: _Blob, split: Split, radius: float) -> Split:
     """The split of a cluster at rest into one ball fewer while that fits its outline
     better: a count from the area (swollen by shading) can be one too many, whose balls,
     held apart as balls at rest are, stick out of it."""
-    fit = _outline_fit(blob.weights, centres, radius)
-    while len(centres) > 1:
-        fewer, fewer_cover, fewer_thick = _split(blob.weights, len(centres) - 1, radius)
-        if len(fewer) > 1 and _least_gap(fewer) < REST_GAP_RADII * radius:
-            fewer = _spread(blob.weights, fewer, radius)
-        fewer_fit = _outline_fit(blob.weights, fewer, radius)
+    fit = _outline_fit(blob.weights, split.centres, radius)
+    while len(split.centres) > 1:
+        fewer = _held_apart(blob, _split(blob.weights, len(split.centres) - 1, radius), radius)
+        fewer_fit = _outline_fit(blob.weights, fewer.centres, radius)
         if fewer_fit <= fit:
             break
-        centres, cover, thick, fit = fewer, fewer_cover, fewer_thick, fewer_fit
-    return centres, cover, thick
+        split, fit = fewer, fewer_fit
+    return split
 
 
 def _outline_fit(
@@ -431,14 +430,7 @@ def _outline_fit(
     return both / max(either, 1)
 
 
-def _with_holes(
-    blob: _Blob,
-    centres: list[tuple[float, float]],
-    cover: float,
-    thick: list[bool],
-    wanted: int,
-    radius: float,
-) -> tuple[list[tuple[float, float]], float, list[bool]]:
+def _with_holes(blob: _Blob, split: Split, wanted: int, radius: float) -> Split:
     """The split of a cluster at rest with up to `wanted` more balls, in its holes.
 
     A ball barely differing from the cloth adds little to its cluster but a hole (or a
@@ -457,7 +449,7 @@ def _with_holes(
     within = _depth(outline.astype(np.float32))
     rows, cols = np.nonzero(within >= MIN_DEPTH * radius)
     points = np.stack([cols, rows], axis=1).astype(np.float64)
-    placed = np.asarray(centres, np.float64)
+    placed = np.asarray(split.centres, np.float64)
     for _ in range(wanted):
         if not len(points):
             break
@@ -466,13 +458,13 @@ def _with_holes(
         if room[best] < MIN_GAP_RADII * radius:
             break  # no hole a ball wide: the count was too high (an area swollen by shading)
         placed = np.vstack([placed, points[best]])
-    if len(placed) == len(centres):
-        return centres, cover, thick
+    if len(placed) == len(split.centres):
+        return split
     # (What pixels a ball in a hole has are few: the hole holds it, not its neighbours.)
-    fitted = _lloyd(blob.weights, placed, fixed=np.arange(len(centres), len(placed)))
+    fitted = _lloyd(blob.weights, placed, fixed=np.arange(len(split.centres), len(placed)))
     # (And it is as thick as the cluster round it, not as its own pixels.)
     deep = [bool(d >= MIN_DEPTH * radius) for d in _depth_at(within, fitted)]
-    return fitted, _cover(blob.weights, fitted, radius), deep
+    return Split(fitted, _cover(blob.weights, fitted, radius), deep)
 
 
 def _spread(
@@ -628,11 +620,8 @@ def _ball_wide(weights: NDArray[np.float32], radius: float) -> NDArray[np.float3
     return np.where(wide > 0, weights, 0.0).astype(np.float32)
 
 
-def _split(
-    weights: NDArray[np.float32], count: int, radius: float, blurred: bool = False
-) -> tuple[list[tuple[float, float]], float, list[bool]]:
-    """k centres of the weighted blob, how well k discs of `radius` cover it, and which
-    centres lie deep enough inside it to be a ball's.
+def _split(weights: NDArray[np.float32], count: int, radius: float, blurred: bool = False) -> Split:
+    """The weighted blob split into k balls of `radius`.
 
     A `blurred` streak's centre is that of what is a ball wide in it: blurred along its path
     a ball still is, and what joins its blob is thinner (the cue following through behind a ball
@@ -650,7 +639,7 @@ def _split(
         centres = _lloyd(weights, _seeds(depth, count, radius))
     # A ball is as thick as itself; a cue or a finger only crosses where a ball would be.
     thick = [bool(d >= MIN_DEPTH * radius) for d in _depth_at(depth, centres)]
-    return centres, _cover(weights, centres, radius), thick
+    return Split(centres, _cover(weights, centres, radius), thick)
 
 
 def _lloyd(

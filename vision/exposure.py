@@ -111,12 +111,11 @@ class Exposure:
         if self.gain == 1.0 and self.tint == (0.0, 0.0):
             return planes
         g = self.gain
-        black, _ = planes.levels()
+        black, top = planes.levels()
         y = planes.y
         if g != 1.0:
             # A clipped pixel was at least that bright: it stays clipped (a clipped cue ball
             # scaled down to grey would not look white beside a lamp's hot spot).
-            _, top = planes.levels()
             clipped = y >= top - CLIPPED
             y = np.asarray(cv2.convertScaleAbs(y, alpha=g, beta=black * (1.0 - g)), np.uint8)
             y[clipped] = planes.y[clipped]
