@@ -54,9 +54,10 @@ CUSHION_PROMINENCE_MM = 4.0
 # streak, and the middle of one that turned within its exposure lies off the turn).
 APEX_REACH_MM = 4.0
 APEX_REACH_PER_TRAVEL = 0.1
-# A ball resting this near a cushion, struck this squarely into it (the cosine), reaches it.
+# A ball resting this near a cushion, struck this squarely into it (the cosine: a few degrees
+# of the hit's line measured wrong still take it into the cushion), reaches it.
 STRUCK_INTO_REACH_MM = 2 * BALL_RADIUS_MM
-STRUCK_INTO = 0.5
+STRUCK_INTO = 0.25
 # A ball out of sight longer than this (under an arm) may have met a cushion unseen: it did
 # when its ways in and out, each at least this fast towards and away from the cushion, reach
 # the cushion together, within this time (or this share of the time out of sight).
@@ -530,8 +531,8 @@ def _struck_into_unseen(
     out = []
     for r, rail in enumerate(RAILS):
         into = -float(drive @ _inward_normal(rail))
-        # (One resting nearer than LEFT_CUSHION_MM may be frozen to it: its own look.)
-        if not LEFT_CUSHION_MM <= rested[r] <= STRUCK_INTO_REACH_MM:
+        # (One resting nearer than FROZEN_MM is frozen to it: its own look.)
+        if not FROZEN_MM <= rested[r] <= STRUCK_INTO_REACH_MM:
             continue
         if into < STRUCK_INTO or seen[r] <= rested[r]:
             continue

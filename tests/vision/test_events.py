@@ -335,6 +335,25 @@ def test_a_ball_struck_into_a_cushion_and_first_seen_coming_off_it_touched_it() 
     assert cushion_contacts(path, TABLE, 31.793, struck_from=from_head) == []
 
 
+def test_a_ball_resting_just_off_a_cushion_cut_into_it_touched_it() -> None:
+    # The 2 rests 3.6 mm off the right cushion (not frozen to it); the cue ball cuts it at
+    # 63 degrees to the cushion's normal, it is lost in the frame it touches and seen next
+    # 17 mm off, going away.
+    times = 23.0 + np.arange(7) / 60
+    gaps = np.array([3.6, 3.6, 3.6, 3.6, 16.9, 37.6, 56.6])
+    x = np.array([586.0, 586.0, 586.0, 586.0, 542.0, 499.0, 456.0])
+    seen = np.array([True, True, True, False, True, True, True])
+    xy = np.stack([x, TABLE.width - BALL_RADIUS_MM - gaps], axis=1)
+    path = Path(2, times, xy, seen, (x[0], xy[0, 1]))
+    from_behind = (662.7, xy[0, 1] - 39.7)
+    assert [e.rail for e in cushion_contacts(path, TABLE, 23.05, struck_from=from_behind)] == [
+        "right"
+    ]
+    # Cut the other way (along the cushion, away from it), it went straight off.
+    from_beside = (662.7, xy[0, 1] + 39.7)
+    assert cushion_contacts(path, TABLE, 23.05, struck_from=from_beside) == []
+
+
 def _from_rest_near_the_right_cushion(steps: list[tuple[float, float]]) -> Path:
     """A ball resting 4 mm off the right cushion until 0.5 s, then moved by `steps` (mm
     along x, gap to the cushion) a frame."""
