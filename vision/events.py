@@ -58,6 +58,10 @@ APEX_REACH_PER_TRAVEL = 0.1
 # of the hit's line measured wrong still take it into the cushion), reaches it.
 STRUCK_INTO_REACH_MM = 2 * BALL_RADIUS_MM
 STRUCK_INTO = 0.25
+# A ball at rest found off its spot and back on it (to stay this long) within this time
+# did not move.
+SPOT_RETURN_S = 0.15
+SPOT_STAY_S = 0.1
 # A ball out of sight longer than this (under an arm) may have met a cushion unseen: it did
 # when its ways in and out, each at least this fast towards and away from the cushion, reach
 # the cushion together, within this time (or this share of the time out of sight).
@@ -430,6 +434,8 @@ def cushion_contacts(
         apex = _apexes(gaps[:, r], times)
         reach = np.where(apex <= APEX_REACH_MM + APEX_REACH_PER_TRAVEL * travel, np.inf, ceiling)
         for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach, resting):
+            if _off_its_spot_for_a_moment(k, resting, times):
+                continue
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
             # before the turn when there are (the valley's own may be after the bounce).
             j = k - 1 if k >= 2 and gaps[k - 2, r] > gaps[k - 1, r] else k
@@ -466,6 +472,21 @@ def cushion_contacts(
         # on something else (the cue ball following it into the mouth).
         events = [e for e in events if e.t <= departure.t]
     return _merge_same(events)
+
+
+def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -> bool:
+    """Whether the ball was on its spot just before sample `k` and back on it, to stay,
+    within SPOT_RETURN_S: found off it for a moment (a ball passing close, a hand over it),
+    not sent into a cushion. A ball that meets a cushion does not come back to stop on the
+    spot it left."""
+    before, after = np.nonzero(resting[:k])[0], np.nonzero(resting[k + 1 :])[0]
+    if not len(before) or not len(after):
+        return False
+    left, back = int(before[-1]), k + 1 + int(after[0])
+    if times[back] - times[left] > SPOT_RETURN_S:
+        return False
+    stay = (times > times[back]) & (times <= times[back] + SPOT_STAY_S)
+    return int(stay.sum()) >= 2 and bool(resting[stay].all())
 
 
 def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
@@ -511,7 +532,7 @@ def _struck_into_unseen(
     frozen: set[Rail],
     left: set[Rail],
 ) -> list[Event]:
-    """The cushion a ball resting near it (but clearly not frozen to it) was struck into,
+    """The cushion a ball resting near it (not frozen to it) was struck into,
     when it is first seen again farther from it than it rested: it went into it and came
     back out unseen (the ball that hit it beside it, or its blur on dark cloth). A ball hit
     is driven along the line from the hitter's centre through its own."""

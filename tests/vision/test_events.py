@@ -354,6 +354,23 @@ def test_a_ball_resting_just_off_a_cushion_cut_into_it_touched_it() -> None:
     assert cushion_contacts(path, TABLE, 23.05, struck_from=from_beside) == []
 
 
+@pytest.mark.parametrize(("back_on_its_spot", "touched"), [(True, False), (False, True)])
+def test_a_resting_ball_found_off_its_spot_for_a_moment_touched_nothing(
+    back_on_its_spot: bool, touched: bool
+) -> None:
+    # The 1 rests 20 mm off the right cushion at 120 fps; for four frames it is found up to
+    # 15 mm nearer the cushion (a ball passing close merges with it), then on its spot again
+    # to stay. Had it stayed 20 mm off elsewhere it would have gone to the cushion and back.
+    gaps = [20.0] * 30 + [6.8, 10.8, 5.1, 9.0] + [20.0] * 30
+    x = np.full(len(gaps), 2136.0)
+    if not back_on_its_spot:
+        x[34:] += 40.0
+    times = 37.4 + np.arange(len(gaps)) / 120.0
+    xy = np.stack([x, TABLE.width - BALL_RADIUS_MM - np.array(gaps)], axis=1)
+    path = Path(1, times, xy, np.ones(len(gaps), bool), (2136.0, xy[0, 1]))
+    assert [e.rail for e in cushion_contacts(path, TABLE, 37.4)] == (["right"] if touched else [])
+
+
 def _from_rest_near_the_right_cushion(steps: list[tuple[float, float]]) -> Path:
     """A ball resting 4 mm off the right cushion until 0.5 s, then moved by `steps` (mm
     along x, gap to the cushion) a frame."""
