@@ -35,6 +35,11 @@ MIN_CHROMA = 7.0
 NOISE_FACTOR = 4.0
 MEDIAN_MM = 230.0  # cloth-model window: four balls wide, much less than a lamp's falloff
 CLOTH_PASSES = 2  # models made again with what the one before found on the cloth painted out
+# ...what it found this many times as clearly as a ball must be: a ball (its rim is painted out
+# with it, a ball's radius around). Where the lamp's hot spot peaks more sharply than the
+# median follows (a camera with darker mid-tones), the cloth itself is found faintly; painted
+# out, it is filled in from the dimmer cloth around, and the next model misses the peak more.
+PAINT_OUT_COLOUR = 2.0
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ class ClothModel:
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
         for _ in range(CLOTH_PASSES):
             colour, dark = model.foreground(*plain)
-            seen = ((colour > 1.0) | (dark > 1.0)).astype(np.uint8)
+            seen = ((colour > PAINT_OUT_COLOUR) | (dark > 1.0)).astype(np.uint8)
             found = cv2.bitwise_and(np.asarray(cv2.dilate(seen, grow), np.uint8), mask)
             if not found.any():
                 break

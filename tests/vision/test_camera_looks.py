@@ -13,6 +13,7 @@ import pytest
 from numpy.typing import NDArray
 
 from benchmarks.camera_looks import LOOKS, REPO, retake
+from firmware.replay_cli import evaluate_one
 
 RECORDING = REPO / "fixtures" / "tuning" / "pot_straight"
 
@@ -71,3 +72,14 @@ def test_an_unknown_look_is_named_and_nothing_is_run(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "unknown look(s) sepia" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("name", ["split_hit", "cue_off_table"])
+def test_a_camera_with_darker_mid_tones_finds_the_same_facts(name: str, tmp_path: Path) -> None:
+    # Its tone curve sharpens the lamp's hot spot: the cloth model must not take its own
+    # misfit there for balls (the cue ball in the hot spot, three balls wide).
+    out = tmp_path / name
+    retake(REPO / "fixtures" / "tuning" / name, out, LOOKS["hard_gamma"][1])
+    score = evaluate_one(out)
+    assert not score.extra
+    assert all(shot.exact for shot in score.shots), name
