@@ -28,6 +28,7 @@ MOVED_MM = 5.0
 LEAVES_TABLE_SPEED_MM_S = 1000.0
 # How far a seen position may be from the true one (blur, shading, compression).
 POSITION_NOISE_MM = 8.0
+STREAK_NOISE_MM = 4.0
 # A ball the cue ball struck leaves its spot within this, however thin the hit (a feathered
 # cut moves it a few millimetres in a few frames).
 STILL_AFTER_HIT_S = 0.15
@@ -301,6 +302,10 @@ def first_contacts(
         if moved is None or not isinstance(path.key, int):
             continue
         when = _reach_time(cue, np.asarray(path.start), reach, t_strike)
+        if when is None:
+            # A fast cue ball is a streak, its centre measured to a few millimetres: one that
+            # came that near a ball which left its spot just then hit it.
+            when = _reach_time(cue, np.asarray(path.start), reach + STREAK_NOISE_MM, t_strike)
         if when is None:
             continue
         # The ball cannot have been struck by the cue ball after it was already moving; how

@@ -113,6 +113,18 @@ def test_a_ball_beside_the_path_is_no_contact() -> None:
     assert found == []
 
 
+def test_a_ball_leaving_its_spot_as_the_streaking_cue_ball_passes_a_little_wide_was_hit() -> None:
+    # At 2 m/s the cue ball's seen centres run 4 mm wide of where it went (a thin hit on the
+    # 4, seen as a streak): the 4 leaves its spot just as the cue ball passes.
+    times = np.arange(0, 1, 1 / FPS)
+    cue = straight("cue", (500.0, 300.0), (2000.0, 0.0), 0.1, times)
+    passing = 0.1 + 500.0 / 2000.0
+    four = straight(4, (1000.0, 300.0 + 2 * BALL_RADIUS_MM + 4), (0.0, 800.0), passing, times)
+    found, _ = first_contacts(cue, [four], 0.1)
+    assert [k for _, k in found] == [4]
+    assert found[0][0] == pytest.approx(passing, abs=1 / FPS)
+
+
 def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> None:
     # The cue ball's seen path brushes the 4 in passing (merged with it for a frame) and
     # goes on to the 1; the 4 stays put until the 1 hits it 0.25 s later.
