@@ -28,6 +28,7 @@ MOVED_MM = 5.0
 LEAVES_TABLE_SPEED_MM_S = 1000.0
 # How far a seen position may be from the true one (blur, shading, compression).
 POSITION_NOISE_MM = 8.0
+# How far wide of its path a fast cue ball's streak may put its centre.
 STREAK_NOISE_MM = 4.0
 # A ball the cue ball struck leaves its spot within this, however thin the hit (a feathered
 # cut moves it a few millimetres in a few frames).
