@@ -98,8 +98,8 @@ class ClothModel:
         """The cloth seen in this frame, whatever is on it.
 
         A median over a window of a few balls' width passes over balls and follows the
-        lamp's hot spots; outside the playing surface the cloth's overall colour stands in, so
-        the rails do not bleed in. A rack covers about half of the window at its middle,
+        lamp's hot spots; outside the playing surface the nearest cloth stands in, so the
+        rails do not bleed in. A rack covers about half of the window at its middle,
         enough to tint the median there: what that first model finds on the cloth is filled
         in from the cloth around it (inpainted) before the median is taken again.
         """
@@ -113,7 +113,8 @@ class ClothModel:
         _cut_pockets(mask, calibration)
         window = min(2 * max(2, round(MEDIAN_MM / (4 * calibration.mm_per_px()))) + 1, 255)
         plain = (planes.y_half(), planes.u, planes.v)
-        model = cls._from_planes(plain, mask, window)
+        nearest = _nearest_on_table(mask)
+        model = cls._from_planes(plain, mask, nearest, window)
         # A ball's rim and shadow are no cloth either: a ball's radius around what was found.
         reach = max(1, round(BALL_RADIUS_MM / (2 * calibration.mm_per_px())))
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
@@ -127,7 +128,7 @@ class ClothModel:
                 cv2.inpaint(np.dstack(plain), found, 3, cv2.INPAINT_TELEA), np.uint8
             )
             filled = (painted[..., 0], painted[..., 1], painted[..., 2])
-            model = cls._from_planes(filled, mask, window, noise_from=plain)
+            model = cls._from_planes(filled, mask, nearest, window, noise_from=plain)
         return model
 
     @classmethod
@@ -135,16 +136,18 @@ class ClothModel:
         cls,
         planes: tuple[U8, U8, U8],
         mask: U8,
+        nearest: NDArray[np.intp],
         window: int,
         noise_from: tuple[U8, U8, U8] | None = None,
     ) -> ClothModel:
-        """The median model of Y, U, V half-resolution planes over `mask`; its noise steps
-        from `noise_from` (the frame as seen) when the planes were filled in."""
+        """The median model of Y, U, V half-resolution planes over `mask` (off it, each pixel
+        is the `nearest` one on it); its noise steps from `noise_from` (the frame as seen)
+        when the planes were filled in."""
         on_table = mask > 0
         smooth = []
         for plane in planes:
-            filled = np.where(on_table, plane, np.uint8(np.median(plane[on_table])))
-            median = cv2.medianBlur(filled.astype(np.uint8), window)
+            filled = plane.reshape(-1)[nearest]
+            median = cv2.medianBlur(filled, window)
             # A little blur takes out the median's steps.
             smooth.append(np.asarray(cv2.blur(median.astype(np.float32), (5, 5)), np.float32))
         y, u, v = smooth
@@ -190,6 +193,22 @@ class ClothModel:
         colour = np.where(on_table, np.maximum(chroma, bright), 0.0).astype(np.float32)
         dark = np.where(on_table, (1.0 - k) * (1.0 / (1.0 - SHADOW_FLOOR)), 0.0)
         return colour, dark.astype(np.float32)
+
+
+def _nearest_on_table(mask: U8) -> NDArray[np.intp]:
+    """For every pixel, the flat index of the nearest pixel on the playing surface.
+
+    The cloth's model is a median over a window, and near the table's edge part of the window
+    lies off it: filled with the nearest cloth, it follows the lamp's fall-off into a dim
+    corner (filled with the cloth's overall colour, a dim corner's model came out too bright,
+    and a ball's shadow there was found as a second ball).
+    """
+    off = (mask == 0).astype(np.uint8)
+    if not off.any() or off.all():
+        return np.arange(mask.size).reshape(mask.shape)
+    _, labels = cv2.distanceTransformWithLabels(off, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
+    on = np.flatnonzero(off.reshape(-1) == 0)
+    return np.asarray(on[labels - 1], np.intp)
 
 
 def _cut_pockets(mask: U8, calibration: Calibration) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.drawn import CALIBRATION, RED, frame
-from vision.cloth import ClothModel
+from tests.vision.drawn import CALIBRATION, CORNERS, RED, frame, picture
+from vision.cloth import ClothModel, Planes
 from vision.geometry import BALL_RADIUS_MM
 
 
@@ -21,4 +21,18 @@ def test_the_cloth_under_a_rack_is_the_cloth_around_it() -> None:
     model = ClothModel.estimate(frame(rack), CALIBRATION)
     bare = frame({})
     colour, dark = model.foreground(bare.y_half(), bare.u, bare.v)
+    assert np.max(colour) < 1.0 and np.max(dark) < 1.0
+
+
+def test_a_dim_corner_is_cloth_to_its_edge() -> None:
+    # The lamp's light falls off into a corner, steeply: the model's window there reaches
+    # past the cloth's edge, where the nearest cloth, not the table's overall cloth (much
+    # brighter), stands in; else the corner's own cloth looks dark, as a shadow or the 8.
+    image = picture({})
+    ys, xs = np.mgrid[: image.shape[0], : image.shape[1]]
+    corner = np.array(CORNERS[3])  # the foot's right corner, at the image's bottom right
+    light = np.clip(np.hypot(xs - corner[0], ys - corner[1]) / 200.0, 0.3, 1.0)
+    dim = Planes.from_bgr((image * light[..., None]).astype(np.uint8))
+    model = ClothModel.estimate(dim, CALIBRATION)
+    colour, dark = model.foreground(dim.y_half(), dim.u, dim.v)
     assert np.max(colour) < 1.0 and np.max(dark) < 1.0
