@@ -348,8 +348,13 @@ def _dark_discs(
     origin: tuple[int, int],
     wanted: int,
 ) -> list[Disc]:
-    """The most ball-like dark regions that are not the shading or shadow of a found ball."""
-    weak = ((dark > DARK_GROW) & (colour_mask == 0)).astype(np.uint8)
+    """The most ball-like dark regions that are not the shading or shadow of a found ball.
+
+    A region takes in the foreground beside it that no ball took: a black ball rolling is
+    mixed with the cloth at its edges into a grey the cloth has at no brightness (colour, too
+    little of it for a ball), and its dark part alone lies behind it or is less than a ball.
+    """
+    weak = ((dark > DARK_GROW) | (colour_mask > 0)).astype(np.uint8)
     ox, oy = origin
     for disc in found:
         hx, hy = (disc.x - 0.5) / 2 - ox, (disc.y - 0.5) / 2 - oy

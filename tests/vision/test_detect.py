@@ -186,6 +186,21 @@ def test_a_black_ball_blurred_by_its_speed_is_found_by_its_darkness() -> None:
     assert disc.y == pytest.approx(full_res(20.0), abs=1.5)
 
 
+def test_a_black_ball_partly_seen_as_colour_is_found_whole_by_its_darkness() -> None:
+    # Rolling, the 8's leading edge is mixed with the cloth into a grey the cloth has at no
+    # brightness (colour, too little of it for a ball), the rest of it is dark: the ball is
+    # both, not its dark part alone (which lies a pixel behind it).
+    ys, xs = np.mgrid[:40, :40]
+    ball = (xs - 20.0) ** 2 + (ys - 20.0) ** 2 <= RADIUS**2
+    colour = np.where(ball & (xs > 20.0), 2.0, 0.0).astype(np.float32)
+    dark = np.where(ball & (xs <= 20.0), 1.3, 0.0).astype(np.float32)
+    found = detect(colour, dark, RADIUS, dark_balls=1)
+    (disc,) = found.discs
+    assert disc.dark
+    assert disc.x == pytest.approx(full_res(20.0), abs=1.0)
+    assert disc.y == pytest.approx(full_res(20.0), abs=1.0)
+
+
 def test_a_shaded_patch_with_dark_specks_is_no_black_ball() -> None:
     colour, dark = blurred_black_ball(core=1)
     colour[:] = 0.0
