@@ -980,8 +980,15 @@ class Tracker:
         """Where balls may be streaking, in half-resolution pixels: every moving ball where it
         is expected (_streaking_unseen: anywhere its speed has taken it since), and every ball
         at rest (it may just have been struck). Not a ball of the cloth's colour: it makes no
-        streak, and the blob of a ball it meets holds nothing of it."""
-        moving = [tr for tr in self.tracks.values() if not tr.cloth_coloured]
+        streak, and the blob of a ball it meets holds nothing of it. Nor one that rolled into
+        a pocket's mouth and was lost there: it dropped, or comes back out as a ball seen
+        afresh; the ball that follows it in is one ball, not two. (One lost at rest by a
+        pocket is under an arm, and may be struck as any ball at rest.)"""
+        moving = [
+            tr
+            for tr in self.tracks.values()
+            if not (tr.cloth_coloured or (self._at_a_pocket(tr) and self._in_play(tr)))
+        ]
         if not moving:
             return ()
         now = np.array([tr.xy for tr in moving])

@@ -18,6 +18,8 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tuning"
 # the rest are worked on (issue 4 wants every one of them here).
 EXACT = [
     "ball_in_hand_pot",
+    "break_dry_hd",
+    "break_scratch",
     "break_side_120fps",
     "cluster_break_out",
     "combination",
@@ -33,10 +35,12 @@ EXACT = [
     "pot_mjpeg",
     "pot_straight",
     "run_pots_safety",
+    "scratch_follow",
     "split_hit",
     "ten_early_combo",
     "ten_last_120fps",
     "thin_cut",
+    "whole_rack",
     "wrong_ball_first",
 ]
 
