@@ -202,6 +202,7 @@ def test_a_ball_that_bounced_off_a_pocket_jaw_is_followed_back_out() -> None:
 
 BLACK = (18, 18, 18)
 BLUE = (190, 60, 20)  # the 2 (BGR)
+PURPLE = (120, 30, 80)  # the 4
 SHADE = (14, 42, 10)  # the cloth in deep shade
 
 
@@ -719,3 +720,28 @@ def test_balls_not_yet_named_frozen_together_are_told_apart() -> None:
     for track in tracks:
         track.key = None
     assert len(tracker._frozen_with(tracks[0])) == 2
+
+
+def test_a_ball_that_rolled_into_a_pocket_is_not_streaking_but_one_lost_at_rest_by_it_may_be() -> (
+    None
+):
+    # The 4 rolled into the foot-right corner's mouth and was lost there: it dropped, or comes
+    # back out as a ball seen afresh, and the cue ball following it in is one ball, not two to
+    # split its blob. The 2, at rest in the head-left corner's mouth, is under an arm: struck,
+    # it may be streaking as any ball at rest.
+    tracker = Tracker(CALIBRATION, ("cue", 2, 4))
+    tracker.update(
+        0.0, frame({(60.0, 60.0): BLUE, (2000.0, 900.0): PURPLE, (1200.0, 600.0): WHITE})
+    )
+    two, four = (next(tr for tr in tracker.tracks.values() if tr.key == k) for k in (2, 4))
+    four.xy, four.velocity = np.array([2490.0, 1220.0]), np.array([1500.0, 1000.0])
+    four.t = four.missing_since = 0.5
+    two.missing_since = 0.5
+    pixels = [CALIBRATION.to_image(tr.xy[None, :])[0] for tr in (two, four)]
+    starts = [((x - 0.5) / 2, (y - 0.5) / 2) for x, y in pixels]  # half-resolution pixels
+    motions = tracker._motions(0.55)
+
+    def at(start: tuple[float, float]) -> bool:
+        return any(np.hypot(m.x - start[0], m.y - start[1]) < 1.0 for m in motions)
+
+    assert at(starts[0]) and not at(starts[1])
