@@ -363,8 +363,8 @@ def _dark_discs(
     strong = (dark > 1.0) & (weak > 0)
     if np.count_nonzero(strong) < DARK_SEED_BALLS * ball_area:
         return []  # most windows: nothing clearly dark enough to grow from
-    count, found_labels = cv2.connectedComponents(weak)
-    labels = np.asarray(found_labels, np.int32)
+    count, components = cv2.connectedComponents(weak)
+    labels = np.asarray(components, np.int32)
     seeds = np.bincount(labels[strong], minlength=count)
     grown = seeds >= DARK_SEED_BALLS * ball_area
     grown[0] = False  # the background

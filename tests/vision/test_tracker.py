@@ -722,9 +722,7 @@ def test_balls_not_yet_named_frozen_together_are_told_apart() -> None:
     assert len(tracker._frozen_with(tracks[0])) == 2
 
 
-def test_a_ball_that_rolled_into_a_pocket_is_not_streaking_but_one_lost_at_rest_by_it_may_be() -> (
-    None
-):
+def test_a_ball_rolled_into_a_pocket_streaks_no_more_but_one_at_rest_by_it_may() -> None:
     # The 4 rolled into the foot-right corner's mouth and was lost there: it dropped, or comes
     # back out as a ball seen afresh, and the cue ball following it in is one ball, not two to
     # split its blob. The 2, at rest in the head-left corner's mouth, is under an arm: struck,
