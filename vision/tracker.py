@@ -50,7 +50,8 @@ MOTION_LOOKBACK_S = 0.1  # a moving ball's look is taken this often (a rack ball
 REACH_SLACK_MM = 10.0
 HALF_EXPOSURE_S = 1 / 120
 # A ball lost from sight for longer than this comes back where it was lost (from under an
-# arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it.
+# arm); one lost for a moment (behind the cue at the strike) may be anywhere its speed took it,
+# and so may an object ball lost rolling, however long (its speed bounds where it can be).
 MISSING_REACH_S = 0.35
 # A ball lost in motion is looked for as a faint disc as far as this speed (or its own) takes
 # it: one faster than this is a streak, not a disc.
@@ -580,19 +581,26 @@ class Tracker:
                     and track.missing_since < track.reached_at
                     else None
                 )
+                # Rolling, an object ball goes no faster, off a cushion too, unless a ball
+                # hits it: lost in motion (under an arm), it is as far on as that takes it,
+                # however long it was out of sight.
+                rolling = (
+                    track.speed > 0
+                    and track.key not in (None, "cue")
+                    and not at_a_pocket
+                    and not self._may_be_hit(track, t)
+                )
                 far = may_have_moved and (
-                    dt <= MISSING_REACH_S or struck_unseen or hit_unseen_at is not None
+                    dt <= MISSING_REACH_S
+                    or struck_unseen
+                    or hit_unseen_at is not None
+                    or (rolling and track.moving)
                 )
                 speed, unseen = MAX_SPEED_MM_S, dt if hit_unseen_at is None else t - hit_unseen_at
                 if at_a_pocket:
                     # Out of the mouth it is in sight again: only its way out went unseen.
                     speed, unseen = JAW_REBOUND * track.speed, min(dt, MOTION_LOOKBACK_S)
-                elif (
-                    track.speed > 0
-                    and track.key not in (None, "cue")
-                    and not self._may_be_hit(track, t)
-                ):
-                    # Rolling, it goes no faster, off a cushion too, unless a ball hits it.
+                elif rolling:
                     speed = JAW_REBOUND * track.speed + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
                 # A ball that met another or a cushion is no longer where its speed was

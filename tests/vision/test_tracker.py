@@ -532,6 +532,29 @@ def test_an_object_ball_hit_while_out_of_sight_is_found_again_where_it_rolls() -
     assert ball_at(tracker, 3) == pytest.approx((x, spot[1]), abs=15.0)
 
 
+def test_an_object_ball_lost_rolling_under_an_arm_is_found_again_where_it_rolls_out() -> None:
+    # The 3, struck at 1.5 m/s towards the side cushion, rolls under a player's arm reaching
+    # in from that side and comes off the cushion with running side, out from under the
+    # arm's edge more than half a second later, far from where it went out of sight:
+    # rolling, it is as far on as its speed takes it.
+    spot, arm = (1300.0, 1000.0), (1300.0, 700.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    cushion = BALL_RADIUS_MM
+    t, out_for = 0.0, 0
+    for i in range(90):
+        x, y = spot[0], spot[1] - 25.0 * max(i - 10, 0)
+        if y < cushion:
+            back = (cushion - y) / 25.0  # frames since it met the cushion
+            x, y = spot[0] + 18.0 * back, cushion + 10.0 * back
+        balls = {stun_shot(spot, (0.0, -25.0), i, 10): WHITE, (x, y): RED}
+        tracker.update(t, frame(balls, arm=arm))
+        t += 1 / 60
+        out_for = out_for + 1 if x > arm[0] + 4 * BALL_RADIUS_MM else 0
+        if out_for >= 5:
+            assert ball_at(tracker, 3) == pytest.approx((x, y), abs=15.0), f"frame {i}"
+    assert out_for >= 20
+
+
 def test_a_coloured_ball_lost_in_motion_is_not_found_again_in_a_dark_patch() -> None:
     # The 2, struck by the cue ball, rolls towards a dark patch (a pocket's shaded rim, a
     # black sleeve) and goes out of sight beside it: darkness alone shows only the 8 (or a
