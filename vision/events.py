@@ -435,7 +435,13 @@ def cushion_contacts(
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     travel = np.maximum(steps, np.append(steps[1:], 0.0))
     ceiling = CUSHION_REACH_MM + 0.25 * travel
-    resting = np.linalg.norm(pts - np.asarray(path.start), axis=1) <= MOVED_MM
+    off_spot = np.linalg.norm(pts - np.asarray(path.start), axis=1)
+    resting = off_spot <= MOVED_MM
+    if departure is None and resting[-1] and off_spot.max() <= 2 * BALL_RADIUS_MM:
+        # Back on its spot at the end, never seen a ball's width from it: it did not move
+        # (its seen centre wandered, part of it showing under an arm or beside a passing
+        # ball); a ball sent into a cushion does not come back to stop where it stood.
+        return []
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
         reach = np.where(apex <= APEX_REACH_MM + APEX_REACH_PER_TRAVEL * travel, np.inf, ceiling)
