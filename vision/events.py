@@ -47,9 +47,11 @@ STOPPED_AT_MM = 1.5
 TOUCH_PROMINENCE_MM = 1.5
 # A frozen ball has left its cushion once the gap exceeds this.
 LEFT_CUSHION_MM = 8.0
-# How close to a cushion a ball must come for a contact, and how far it must have come
-# towards it and gone away again (more than the position noise of a ball at rest).
+# A ball last seen running into a cushion this near it (beyond a frame's travel) reached it.
 CUSHION_REACH_MM = 14.0
+# A turn off a cushion comes nearer it than the position's noise and half a frame's travel,
+# and comes towards it and goes away again by this much (more than the position noise of a
+# ball at rest).
 CUSHION_PROMINENCE_MM = 4.0
 # A turn whose lines in and out meet this close to a cushion met it, however far from it
 # the frames either side were; and a share of a frame's travel closer (a fast ball is a
@@ -434,7 +436,7 @@ def cushion_contacts(
     # itself is short.)
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     travel = np.maximum(steps, np.append(steps[1:], 0.0))
-    ceiling = CUSHION_REACH_MM + 0.25 * travel
+    ceiling = POSITION_NOISE_MM + 0.5 * travel
     off_spot = np.linalg.norm(pts - np.asarray(path.start), axis=1)
     resting = off_spot <= MOVED_MM
     if departure is None and resting[-1] and off_spot.max() <= 2 * BALL_RADIUS_MM:
