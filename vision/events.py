@@ -86,6 +86,10 @@ JAW_APPROACH_MM = 150.0
 JAW_HEADING_MM = 30.0
 JAW_LINE_MM = 3.0
 JAW_TURN_DEG = 10.0
+# Its way in is carried on from where it was this clear of the cushion lines: nearer, its
+# image leans out over the cushion (the more the farther it is from under the camera) and is
+# cut by the cloth's edge, and the pocket's mouth pulls its seen centre about.
+JAW_CLEAR_MM = BALL_RADIUS_MM / 2
 # A turn in a pocket's mouth was made by a jaw whose touching line it is this near.
 JAW_TURN_SLACK_MM = 10.0
 
@@ -721,9 +725,9 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
 def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tuple[float, Rail]]:
     """When and which jaws a straight run into `pocket`, carried on at its mean velocity to
     the hole, meets."""
-    # Past the cushion lines a ball is partly hidden by the pocket, which pulls its seen
-    # centre back: its way in is judged from where it was still wholly on the cloth.
-    on_cloth = table.rail_gaps(run).min(axis=1) >= 0.0
+    # By the cushion lines and past them a ball is partly hidden, which pulls its seen
+    # centre about: its way in is judged from where it was still wholly seen on the cloth.
+    on_cloth = table.rail_gaps(run).min(axis=1) >= JAW_CLEAR_MM
     if on_cloth.sum() >= 2:
         run, run_t = run[on_cloth], run_t[on_cloth]
     velocity = (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)

@@ -498,6 +498,19 @@ def test_a_ball_clipping_the_foot_jaw_on_its_way_in_touched_the_foot_rail() -> N
     assert [(e.balls, e.rail) for e in events] == [((3,), "foot")]
 
 
+def test_a_ball_whose_last_sighting_by_the_cushion_is_pulled_into_the_mouth_met_the_jaw() -> None:
+    # The 4 runs at 2 m/s along the right rail into the foot right corner and clips the foot
+    # jaw. Its last sighting, 5 mm off the cushion line, is found 6 mm off its way, out
+    # towards the pocket (its image leans over the cushion and is cut there): its way in is
+    # the run before that. (As seen in a held-out recording at 60 fps.)
+    seen = [(2272.6, 1205.7), (2305.6, 1209.7), (2337.3, 1213.4), (2369.7, 1216.1)]
+    seen += [(2400.9, 1220.2), (2435.3, 1222.2), (2467.1, 1227.6), (2494.2, 1236.7)]
+    xy = np.array(seen + [seen[-1]] * 3)
+    times = 21.45 + np.arange(len(xy)) / FPS
+    path = Path(4, times, xy, np.arange(len(xy)) < len(seen), seen[0])
+    assert [e.rail for e in jaw_contacts(path, TABLE, "FR", 21.0)] == ["foot"]
+
+
 def test_a_ball_falling_into_a_side_pocket_past_a_jaw_tip_touched_no_jaw() -> None:
     # Straight in, its edge 5 mm inside the tip: the jaw narrows the throat beyond the
     # hole's edge, where the ball has already fallen.
