@@ -53,6 +53,22 @@ KEPT_ID_BONUS = 3.0
 # ...and one followed to where it is: a tie-breaker only (tracks can swap in a crowd), for
 # looks nothing else tells apart (a 9 with its stripe turned under, and the cue ball).
 FOLLOWED_ID_BONUS = 0.5
+# A ball's look while it rolls (blurred, turning) is weighed only for what no turn of another
+# ball shows: a stripe's white caps (at least ROLL_WHITE of its disc; a solid shows no more
+# than its number's circle), colour (never the cue ball's), or plain colour with no white (a
+# solid's every turn; a stripe's only while it rolls on its band, and that changes at a hit).
+ROLL_WHITE = 0.25
+ROLL_PLAIN_WHITE = 0.1
+ROLL_COLOURED = 0.25
+ROLL_COLOURLESS = 0.05
+ROLL_LOOK_COST = 2.0  # one look in motion that no turn of the ball would show
+ROLL_PLAIN_COST = 1.0  # one plain look for a stripe: unlikely, not impossible
+ROLL_COST_CAP = 16.0  # looks 0.1 s apart are not independent: a long roll proves no more
+# How much better the names the rolls say must fit than those given at rest to replace them.
+RENAME_MARGIN = 3.0
+# Balls one look at rest may not tell apart: a stripe with its band up or turned under, the
+# solid of its colour, the cue ball.
+LOOK_ALIKES: tuple[BallKey, ...] = ("cue", 1, 2, 9, 10)
 TINT_OF_BLACK = 0.2  # an 8's pixels lean this little towards any hue (cloth light, blur)
 FEW_COLOURED = 0.05  # a look with fewer coloured pixels is judged by its tint
 
@@ -140,6 +156,59 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
         weight=n,
         tint=(tu, tv),
     )
+
+
+@dataclass(frozen=True)
+class Roll:
+    """What a ball showed in its looks while it rolled: how many looks, and how many showed
+    a stripe's white, plain colour, any colour, no colour."""
+
+    looks: int = 0
+    white: int = 0
+    plain: int = 0
+    coloured: int = 0
+    colourless: int = 0
+
+    def add(self, look: Look) -> Roll:
+        return Roll(
+            self.looks + 1,
+            self.white + (look.white >= ROLL_WHITE),
+            self.plain + (look.white < ROLL_PLAIN_WHITE and look.colour >= 1 - ROLL_WHITE),
+            self.coloured + (look.colour >= ROLL_COLOURED),
+            self.colourless + (look.colour < ROLL_COLOURLESS),
+        )
+
+
+def roll_cost(roll: Roll, ball: BallKey) -> float:
+    """How unlike `ball` its looks while rolling were (0: nothing against it)."""
+    if ball == "cue":
+        against = ROLL_LOOK_COST * roll.coloured
+    elif ball in STRIPES:
+        against = ROLL_LOOK_COST * roll.colourless + ROLL_PLAIN_COST * roll.plain
+    elif ball in LOOK_ALIKES:
+        against = ROLL_LOOK_COST * roll.white
+    else:
+        against = 0.0
+    return min(against, ROLL_COST_CAP)
+
+
+def renamed_by_roll(balls: Sequence[tuple[BallKey, Look, Roll]]) -> list[BallKey]:
+    """The names of look-alike balls (each: its name, its look at the rest before it rolled,
+    how it rolled) once their rolls are weighed with their looks at rest: the same names
+    shared anew where that fits clearly better. A 9 resting with its band up looks like
+    the 1; rolling, it shows its white."""
+    keys = [key for key, _, _ in balls]
+    if len(keys) < 2:
+        return keys
+    cost = np.array(
+        [[id_cost(look, key) + roll_cost(roll, key) for key in keys] for _, look, roll in balls]
+    )
+    kept = float(np.trace(cost))
+    pairs = assign(cost, max_cost=math.inf)
+    best = sum(float(cost[row, col]) for row, col in pairs)
+    if len(pairs) < len(keys) or best > kept - RENAME_MARGIN:
+        return keys
+    return [keys[col] for _, col in sorted(pairs)]
 
 
 def _palette_chroma(cloth_level: float) -> dict[int, tuple[float, float]]:

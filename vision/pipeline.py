@@ -35,7 +35,7 @@ from vision.events import (
 from vision.exposure import Exposure, Light
 from vision.fusion import fuse_pulses
 from vision.identify import BallKey
-from vision.tracker import Observation, Tracker
+from vision.tracker import Observation, Track, Tracker
 
 ALL_BALLS: tuple[BallKey, ...] = ("cue", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 REST_S = 0.3  # every ball still this long: the shot is over
@@ -114,11 +114,20 @@ class ShotDetector:
                 # cue in the picture too (a player down on the shot right after placing it).
                 self.tracker.settle(t, planes)
                 self._history.clear()
+            elif (
+                observation.changed
+                and self.tracker.cue_ball_wanted()
+                and self._at_rest(self._history, t, in_the_open=True)
+            ):
+                # ...and with the arm or the cue still moving (stroking): the cue ball alone.
+                self.tracker.take_placed_cue_ball(t, planes)
+                self._history.clear()
             return []
         self._shot.append(observation)
         over = self._at_rest(self._shot, t) or t - self._shot[0].t > MAX_SHOT_S
         if not over:
             return []
+        self._shot_keys.update(self.tracker.rename_by_roll())
         self.tracker.settle(t, planes, after_shot=True)
         facts = self._facts()
         self.tracker.forget_gone()
@@ -131,6 +140,7 @@ class ShotDetector:
         """The facts of a shot still going on when the frames end (from the last frame)."""
         if self._shot is None:
             return []
+        self._shot_keys.update(self.tracker.rename_by_roll())
         if planes is not None and self._exposure is not None:
             self.tracker.settle(self._last_t, self._exposure.apply(planes), after_shot=True)
         facts = self._facts()
@@ -152,18 +162,33 @@ class ShotDetector:
         """The cue ball has left its spot on its own (not in a hand, which hides it)."""
         cue = [t for t in self.tracker.tracks.values() if t.key == "cue"]
         if cue:
-            track = cue[0]
-            return (
-                track.rest_xy is not None
-                and track.missing_since is None
-                and bool(np.hypot(*(track.xy - track.rest_xy)) > STRIKE_MM)
+            # A ball that looks just like it (a 9 with its stripe turned under) may be it:
+            # nothing but the cue ball leaves its spot on its own.
+            for track in (cue[0], *self.tracker.cue_look_alikes()):
+                if self._left_its_spot(track, STRIKE_MM):
+                    if track is not cue[0]:
+                        self.tracker.swap_with_the_cue_ball(track)
+                    return True
+            if cue[0].missing_since is None:
+                return False
+            # Out of sight (under the cue, struck into a ball beside it): the first ball to
+            # leave its spot shows the strike.
+            return any(
+                self._left_its_spot(track, 2 * STRIKE_MM)
+                for track in self.tracker.tracks.values()
+                if track is not cue[0]
             )
         # The cue ball not yet identified: any ball leaving its spot starts a shot.
         return any(
+            self._left_its_spot(track, 2 * STRIKE_MM) for track in self.tracker.tracks.values()
+        )
+
+    @staticmethod
+    def _left_its_spot(track: Track, mm: float) -> bool:
+        return (
             track.rest_xy is not None
             and track.missing_since is None
-            and np.hypot(*(track.xy - track.rest_xy)) > 2 * STRIKE_MM
-            for track in self.tracker.tracks.values()
+            and bool(np.hypot(*(track.xy - track.rest_xy)) > mm)
         )
 
     def _begin(self) -> None:
@@ -180,8 +205,9 @@ class ShotDetector:
         }
 
     @staticmethod
-    def _at_rest(observations: Sequence[Observation], t: float) -> bool:
-        """Nothing in the picture has moved for REST_S, and no ball has crept on.
+    def _at_rest(observations: Sequence[Observation], t: float, in_the_open: bool = False) -> bool:
+        """Nothing in the picture (`in_the_open`: but arms and cues) has moved for REST_S,
+        and no ball has crept on.
 
         A slow ball changes a frame too little to see from one frame to the next, so the
         balls' mean positions over the two halves of the window are compared as well.
@@ -190,7 +216,7 @@ class ShotDetector:
         recent = list(takewhile(lambda o: o.t >= t - REST_S, reversed(observations)))[::-1]
         if not recent or recent[0].t > t - REST_S + 0.05:
             return False  # not watched long enough yet
-        if any(o.moving for o in recent[1:]):
+        if any(o.moving_in_the_open if in_the_open else o.moving for o in recent[1:]):
             return False
         half = len(recent) // 2
         for tid in recent[-1].positions:

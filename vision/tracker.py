@@ -23,7 +23,18 @@ from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
 from vision.geometry import BALL_RADIUS_MM
-from vision.identify import STRIPES, BallKey, Look, id_cost, identify, look_at
+from vision.identify import (
+    LOOK_ALIKES,
+    RENAME_MARGIN,
+    STRIPES,
+    BallKey,
+    Look,
+    Roll,
+    id_cost,
+    identify,
+    look_at,
+    renamed_by_roll,
+)
 
 U8 = NDArray[np.uint8]
 
@@ -105,6 +116,9 @@ ARM_CLEARANCE_RADII = 3.0
 OCCLUDER_REACH_RADII = 8.0
 # Within this of a corner pocket's point the cushions are cut away for the mouth.
 CORNER_THROAT_MM = 45.0
+# The cue ball put down with an arm over the table: the table at rest is taken anew this many
+# radii round it (its shadow too), and nowhere else.
+PLACED_SPOT_RADII = 2.0
 # A disc this dark and this colourless in a pocket's mouth is the hole seen through it.
 OPENING_DARK = 0.6
 OPENING_COLOUR = 0.15
@@ -123,6 +137,8 @@ class Track:
     seen: bool = True
     missing_since: float | None = None
     looks: list[Look] = field(default_factory=list)
+    rest_look: Look | None = None  # its look when last found at rest
+    roll: Roll = field(default_factory=Roll)  # what its looks showed in motion since
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
     look_t: float = -1e9  # when its look was last taken
     # Hard to see once it moves: found at rest only by its darkness or as a faint disc, or
@@ -153,6 +169,9 @@ class Observation:
     occluders: tuple[Occluder, ...]
     changed: bool  # anything differs from the table at its last rest
     moving: bool  # anything differs from the frame before
+    # ...away from the arms and cues over the table (a player down on the shot strokes the
+    # cue while the cue ball he placed lies still beside its tip)
+    moving_in_the_open: bool = False
 
 
 class Tracker:
@@ -163,7 +182,8 @@ class Tracker:
         self.tracks: dict[int, Track] = {}
         self.cloth: ClothModel | None = None
         self._reference: tuple[U8, U8, U8] | None = None
-        self._recent: deque[tuple[float, tuple[U8, U8, U8]]] = deque()
+        # Recent frames, and the arms and cues over the table in each.
+        self._recent: deque[tuple[float, tuple[U8, U8, U8], tuple[Occluder, ...]]] = deque()
         self._pixels: dict[tuple[float, float], NDArray[np.float64]] = {}
         self._next_id = 0
         self._change_level: float | None = None
@@ -179,6 +199,9 @@ class Tracker:
         self._latest_found: NDArray[np.float64] = np.zeros((0, 2))
         self._previous_found: NDArray[np.float64] = np.zeros((0, 2))
         self._kernel = np.ones((3, 3), np.uint8)
+        # Balls whose look at rest would fit the cue ball as well, and the cue ball's theirs
+        # (a 9 with its stripe turned under): any of them may be the one struck.
+        self._cue_look_alikes: set[Track] = set()
 
     # -- per frame ---------------------------------------------------------------------------
 
@@ -188,17 +211,18 @@ class Tracker:
             if self.cloth is None:
                 self.cloth = ClothModel.estimate(planes, self.calibration)
             self.settle(t, planes, y_half)
-            self._recent.append((t, (y_half, planes.u, planes.v)))
+            self._recent.append((t, (y_half, planes.u, planes.v), ()))
             return self._observe(t, (), changed=False, moving=False)
         if self._change_level is None:
             self._change_level = self._noise_level(y_half, planes)
         changed_mask = self._changes(y_half, planes)
         # Motion is judged against a frame a little while back: a slow ball changes too few
         # pixels from one frame to the next at 120 fps.
-        self._recent.append((t, (y_half, planes.u, planes.v)))
+        self._recent.append((t, (y_half, planes.u, planes.v), ()))
         while len(self._recent) > 2 and self._recent[1][0] <= t - MOTION_LOOKBACK_S:
             self._recent.popleft()
         previous = self._recent[0][1] if self._recent[0][0] < t else None
+        was_over = self._recent[0][2]
         if changed_mask is None:
             self._occluders = ()
             self._reveal_unchanged(t, None)
@@ -207,7 +231,7 @@ class Tracker:
                     track.velocity[:] = 0.0
                     track.t = t
             return self._observe(t, (), changed=False, moving=False)
-        moving = previous is not None and self._changes(y_half, planes, previous) is not None
+        motion = None if previous is None else self._changes(y_half, planes, previous)
         detections, found = self._detect_in(t, changed_mask, planes, y_half)
         detections, found = self._look_for_the_lost(
             t, detections, found, changed_mask, planes, y_half
@@ -222,7 +246,18 @@ class Tracker:
             (planes, y_half),
         )
         self._reveal_unchanged(t, changed_mask)
-        return self._observe(t, detections.occluders, changed=True, moving=moving)
+        self._recent[-1] = (t, (y_half, planes.u, planes.v), detections.occluders)
+        observation = self._observe(
+            t, detections.occluders, changed=True, moving=motion is not None
+        )
+        if motion is None:
+            return observation
+        # What moved where an arm or a cue is now or was then is the arm's own move.
+        arms = self._reaching(detections.occluders + was_over)
+        in_the_open = not arms or bool(
+            cv2.countNonZero(cv2.bitwise_and(motion, cv2.bitwise_not(self._around(arms))))
+        )
+        return dataclasses.replace(observation, moving_in_the_open=in_the_open)
 
     def _reveal_unchanged(self, t: float, mask: U8 | None) -> None:
         """A ball hidden at rest is back in sight once its spot looks as it did at rest."""
@@ -674,6 +709,8 @@ class Tracker:
                 look = look_at(planes, y_half, self.cloth, disc.x, disc.y, self.radius_px)
                 look = dataclasses.replace(look, at_rest=not track.moving)
                 track.looks = [*track.looks, look][-LOOK_HISTORY:]
+                if not look.at_rest:
+                    track.roll = track.roll.add(look)
                 track.look_t = t
         for tid in candidates:
             if tid not in matched_tracks:
@@ -821,23 +858,84 @@ class Tracker:
                 stayed.add(tid)
             else:
                 track.xy = xy
-            track.t, track.rest_xy = t, track.xy.copy()
-            track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
-            track.seen, track.missing_since = True, None
-            # Only what it looks like now: tracks can swap in a crowd, so a look from
-            # before this rest may belong to another ball. A ball in a cluster is looked at
-            # too (its middle is its own), which is how a rack gets its ids.
-            track.looks = [looks[col]]
-            track.colour = self._colours([discs[col]], planes)[0]
-            # (By its chroma only when it is mostly coloured: white and black have none, yet
-            # stand out of any cloth by their brightness.)
-            cloth_here = self._cloth_under(track.xy[None, :])
-            track.cloth_coloured = looks[col].colour >= COLOURED_LOOK and bool(
-                self._colour_gap(track, cloth_here, cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
-            )
-            track.faint = bool(is_faint[col]) or discs[col].dark or track.cloth_coloured
+            self._found_at_rest(track, t, discs[col], looks[col], planes, bool(is_faint[col]))
         self._identify(stayed, after_shot)
+        self._find_cue_look_alikes()
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
+
+    def _found_at_rest(
+        self, track: Track, t: float, disc: Disc, look: Look, planes: Planes, faint: bool
+    ) -> None:
+        """A ball found at rest where `track.xy` is, as `disc` and looking like `look`."""
+        track.t, track.rest_xy = t, track.xy.copy()
+        track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
+        track.seen, track.missing_since = True, None
+        # Only what it looks like now: tracks can swap in a crowd, so a look from before this
+        # rest may belong to another ball. A ball in a cluster is looked at too (its middle
+        # is its own), which is how a rack gets its ids.
+        track.looks = [look]
+        track.rest_look, track.roll = look, Roll()
+        track.colour = self._colours([disc], planes)[0]
+        # (By its chroma only when it is mostly coloured: white and black have none, yet stand
+        # out of any cloth by their brightness.)
+        cloth_here = self._cloth_under(track.xy[None, :])
+        track.cloth_coloured = look.colour >= COLOURED_LOOK and bool(
+            self._colour_gap(track, cloth_here, cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
+        )
+        track.faint = faint or disc.dark or track.cloth_coloured
+
+    def take_placed_cue_ball(self, t: float, planes: Planes) -> bool:
+        """Look for the cue ball put down by hand while an arm or a cue is still over the
+        table, moving (a player down on the shot at once, stroking): in the open only, away
+        from the balls known and from the arms, and plainly the cue ball; the rest of the
+        table is left as it was (re-found once it is clear, or the shot is over). Whether it
+        was found."""
+        assert self.cloth is not None and self._reference is not None
+        y_half = planes.y_half()
+        colour, dark = self.cloth.foreground(y_half, planes.u, planes.v)
+        detections = detect(colour, dark, self.radius_px / 2, expected=len(self.on_table))
+        discs, found = self._not_openings(
+            list(self._unclipped(detections.discs)), planes, y_half, t
+        )
+        known = np.array([track.xy for track in self.tracks.values()]).reshape(-1, 2)
+        open_cloth = self._where_balls_show(detections.occluders)
+        best: tuple[float, int, Look] | None = None
+        for i, (disc, xy) in enumerate(zip(discs, found, strict=True)):
+            if len(known) and np.hypot(*(known - xy).T).min() < 2 * BALL_RADIUS_MM:
+                continue
+            if not self._in_mask(xy, open_cloth, radii=0.0) or not self._can_rest(xy[None])[0]:
+                continue
+            look = look_at(planes, y_half, self.cloth, disc.x, disc.y, self.radius_px)
+            cost = id_cost(look, "cue")
+            if cost <= FOUND_AGAIN_COST and (best is None or cost < best[0]):
+                best = (cost, i, look)
+        if best is None:
+            return False
+        _, i, look = best
+        for tid in [tid for tid, track in self.tracks.items() if track.key == "cue"]:
+            del self.tracks[tid]
+        track = Track("cue", found[i], t)
+        self._found_at_rest(track, t, discs[i], look, planes, faint=False)
+        self.tracks[self._next_id] = track
+        self._next_id += 1
+        self._find_cue_look_alikes()
+        # Its spot is part of the table at rest now: struck away, it leaves a change there.
+        spot = np.zeros_like(y_half)
+        centre = _half_res(np.array([discs[i].x, discs[i].y]))
+        cv2.circle(
+            spot,
+            (round(float(centre[0])), round(float(centre[1]))),
+            round(self.radius_px * PLACED_SPOT_RADII / 2),
+            (255,),
+            -1,
+        )
+        spot[self._around(detections.occluders) > 0] = 0
+        now = (y_half, planes.u, planes.v)
+        y, u, v = (
+            np.where(spot > 0, new, was) for was, new in zip(self._reference, now, strict=True)
+        )
+        self._reference = (y, u, v)
+        return True
 
     def _take_reference(self, now: tuple[U8, U8, U8], occluders: tuple[Occluder, ...]) -> None:
         """This frame becomes the table at rest, except under an arm or a cue over it, where
@@ -881,6 +979,60 @@ class Tracker:
                 unlike = np.array([id_cost(looks[c], key) for c in cols]) > FOUND_AGAIN_COST
                 cost[i, unlike] = np.inf
         return [(rows[i], cols[j]) for i, j in assign(cost, max_cost=MAX_COLOUR_GAP)]
+
+    def cue_look_alikes(self) -> list[Track]:
+        """The balls that may be the cue ball as well as the one named so (see
+        _find_cue_look_alikes)."""
+        return list(self._cue_look_alikes)
+
+    def swap_with_the_cue_ball(self, track: Track) -> None:
+        """`track`'s ball is the cue ball (struck), and the one named so is the ball it was
+        named."""
+        for other in self.tracks.values():
+            if other.key == "cue":
+                other.key = track.key
+        track.key = "cue"
+        self._find_cue_look_alikes()
+
+    def _find_cue_look_alikes(self) -> None:
+        """Note the balls whose looks at rest would fit the cue ball's name about as well as
+        their own, the ball named the cue ball theirs (within RENAME_MARGIN)."""
+        self._cue_look_alikes = set()
+        cue = next((tr for tr in self.tracks.values() if tr.key == "cue"), None)
+        if cue is None or cue.rest_look is None:
+            return
+        for track in self.tracks.values():
+            if track is cue or track.key is None or track.rest_look is None:
+                continue
+            named = id_cost(track.rest_look, track.key) + id_cost(cue.rest_look, "cue")
+            swapped = id_cost(track.rest_look, "cue") + id_cost(cue.rest_look, track.key)
+            if swapped < named + RENAME_MARGIN:
+                self._cue_look_alikes.add(track)
+
+    def rename_by_roll(self) -> dict[int, BallKey]:
+        """Look-alike balls named anew by how they looked rolling since their last rest
+        (renamed_by_roll), before the table at rest is identified again: the tracks renamed,
+        with their new names."""
+        alike = [
+            (tid, track.key, track.rest_look)
+            for tid, track in self.tracks.items()
+            if track.key in LOOK_ALIKES and track.rest_look is not None
+        ]
+        names = renamed_by_roll(
+            [
+                (key, look, self.tracks[tid].roll)
+                for tid, key, look in alike
+                if key is not None and look is not None
+            ]
+        )
+        renamed = {
+            tid: name for (tid, key, _), name in zip(alike, names, strict=True) if name != key
+        }
+        for tid, name in renamed.items():
+            self.tracks[tid].key = name
+        if renamed:
+            self._find_cue_look_alikes()
+        return renamed
 
     def _identify(self, stayed: set[int], after_shot: bool = False) -> None:
         """Ids for the balls in sight (and, after a shot, for those it took off the table).
@@ -1058,11 +1210,13 @@ class Tracker:
     def _may_have_moved(self, track: Track, t: float) -> bool:
         """Whether a ball may be away from where it rested: one seen moving, the cue ball
         (struck under the cue, out of sight), or one a ball in motion may have reached. An
-        object ball at rest moves only when a ball hits it: under an arm it is still there,
+        object ball at rest moves only when a ball hits it (one that looks like the cue ball
+        may be it, struck): under an arm it is still there,
         and what looks like a ball elsewhere meanwhile (the dark butt of a cue, a knuckle, a
         piece of the bridge hand over it) is not it."""
         if (
             track.key in (None, "cue")
+            or track in self._cue_look_alikes
             or track.reached_at is not None
             or track.moving
             or track.rest_xy is None

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision.drawn import CALIBRATION, CLOTH_BGR, CORNERS, HEIGHT, WIDTH
 from vision.cloth import ClothModel, Planes
-from vision.identify import PALETTE_RGB, STRIPES, BallKey, Look, id_cost, identify, look_at
+from vision.identify import (
+    PALETTE_RGB,
+    STRIPES,
+    BallKey,
+    Look,
+    Roll,
+    id_cost,
+    identify,
+    look_at,
+    renamed_by_roll,
+)
 
 ALL: tuple[BallKey, ...] = ("cue", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 SPOTS = {key: (300.0 + 200.0 * i, 400.0 + 300.0 * (i % 2)) for i, key in enumerate(ALL)}
@@ -125,6 +137,60 @@ def test_a_ball_followed_there_is_named_by_its_look_when_that_tells() -> None:
     red = Look(white=0.0, dark=0.0, colour=1.0, chroma=_unit(3), weight=16.0)
     orange = Look(white=0.0, dark=0.0, colour=1.0, chroma=_unit(5), weight=16.0)
     assert identify([red, orange], [3, 5], followed=[5, 3]) == {0: 3, 1: 5}
+
+
+def _rolled(*looks: Look) -> Roll:
+    roll = Roll()
+    for look in looks:
+        roll = roll.add(look)
+    return roll
+
+
+def test_a_9_at_rest_with_its_band_up_named_the_1_is_renamed_by_how_the_two_rolled() -> None:
+    # Both show their yellow only at rest; the one named the 9 rolled without ever showing
+    # white (as the 1 does), and the one named the 1 did not move.
+    yellow = Look(white=0.06, dark=0.0, colour=0.94, chroma=_unit(1), weight=16.0)
+    plain = dataclasses.replace(yellow, white=0.0, colour=1.0, at_rest=False)
+    rolled = _rolled(*[plain] * 12)
+    assert renamed_by_roll([(9, yellow, rolled), (1, yellow, Roll())]) == [1, 9]
+    # Rolling with its white showing, the one named the 9 is the 9.
+    striped = dataclasses.replace(plain, white=0.45, colour=0.55)
+    assert renamed_by_roll([(9, yellow, _rolled(*[striped] * 6)), (1, yellow, Roll())]) == [9, 1]
+
+
+def test_a_few_looks_in_motion_do_not_outweigh_a_plain_look_at_rest() -> None:
+    # The 9 seen with its white at rest, the 1 all yellow: two plain looks while the 9 rolled
+    # on its band are no reason to swap them.
+    nine = Look(white=0.45, dark=0.0, colour=0.55, chroma=_unit(9), weight=16.0)
+    one = Look(white=0.05, dark=0.0, colour=0.95, chroma=_unit(1), weight=16.0)
+    plain = dataclasses.replace(one, white=0.0, colour=1.0, at_rest=False)
+    assert renamed_by_roll([(9, nine, _rolled(plain, plain)), (1, one, Roll())]) == [9, 1]
+    # ...nor any number of them: a stripe rolling on its band shows no white, and a long roll
+    # proves no more than a short one.
+    assert renamed_by_roll([(9, nine, _rolled(*[plain] * 100)), (1, one, Roll())]) == [9, 1]
+
+
+def test_the_cue_ball_and_an_all_white_9_are_told_apart_by_the_colour_one_shows_rolling() -> None:
+    white = Look(white=1.0, dark=0.0, colour=0.0, chroma=(0.0, 0.0), weight=16.0)
+    colourless = dataclasses.replace(white, at_rest=False)
+    banded = Look(0.4, 0.0, 0.6, _unit(9), 16.0, at_rest=False)
+    assert renamed_by_roll([("cue", white, _rolled(*[banded] * 5)), (9, white, Roll())]) == [
+        9,
+        "cue",
+    ]
+    assert renamed_by_roll([("cue", white, _rolled(*[colourless] * 20)), (9, white, Roll())]) == [
+        "cue",
+        9,
+    ]
+
+
+def test_a_roll_counts_what_no_turn_of_another_ball_shows() -> None:
+    roll = _rolled(
+        Look(0.5, 0.0, 0.5, (0.1, 0.1), 16.0),  # a stripe's white, and colour
+        Look(0.0, 0.0, 1.0, (0.1, 0.1), 16.0),  # plain colour
+        Look(1.0, 0.0, 0.0, (0.0, 0.0), 16.0),  # no colour: white (or black)
+    )
+    assert roll == Roll(looks=3, white=2, plain=1, coloured=2, colourless=1)
 
 
 def _unit(key: int) -> tuple[float, float]:

@@ -104,3 +104,56 @@ def test_an_object_ball_lost_from_sight_as_it_stops_is_reported_but_not_off_the_
     assert shot["first_contact"] == 3
     assert shot["off_table"] == []
     assert shot["warnings"] == ["ball 3 lost from sight on the table"]
+
+
+def test_a_cue_ball_put_down_by_hand_is_found_while_the_player_sways_over_the_table() -> None:
+    # Ball in hand (the cue ball went down), and down on the shot as soon as it is placed:
+    # the arm never keeps still, so the table is never at rest, but nothing moves away from
+    # the arm.
+    detector = ShotDetector(CAL, ("cue", 3))
+    red = (600.0, 300.0)
+    t = 0.0
+    for i in range(150):
+        if i < 30:
+            balls, arm = {red: RED}, None
+        elif i < 50:
+            balls, arm = {red: RED}, (2000.0, 400.0)  # the hand putting it down
+        else:
+            sway = 40.0 * np.sin(i / 3)
+            balls, arm = {(2000.0, 400.0): WHITE, red: RED}, (1200.0 + sway, 500.0)
+        assert detector.on_frame(t, frame(balls, arm=arm)) == []
+        t += 1 / FPS
+    (cue,) = visible(detector, "cue")
+    assert np.hypot(cue[0] - 2000.0, cue[1] - 400.0) < 10.0
+    assert visible(detector, 3)
+
+
+def test_a_ball_that_looks_just_like_the_cue_ball_and_leaves_its_spot_on_its_own_is_it() -> None:
+    # Two white balls: the cue ball, and a 9 with its stripe turned under. Their names at rest
+    # are a toss-up; the one the player strikes is the cue ball.
+    whites = [np.array([700.0, 640.0]), np.array([1500.0, 300.0])]
+    red = np.array([2200.0, 900.0])
+    detector = ShotDetector(CAL, ("cue", 3, 9))
+    t, facts = 0.0, []
+    for _ in range(60):
+        facts += detector.on_frame(t, frame({(*whites[0],): WHITE, (*whites[1],): WHITE,
+                                             (*red,): RED}))  # fmt: skip
+        t += 1 / FPS
+    ((x, y),) = visible(detector, 9)
+    struck = min(range(2), key=lambda i: float(np.hypot(*(whites[i] - (x, y)))))
+    # Struck at 1.8 m/s into the 3, which rolls on 300 mm.
+    heading = (red - whites[struck]) / np.linalg.norm(red - whites[struck])
+    contact = float(np.linalg.norm(red - whites[struck])) - 2 * 28.575
+    for i in range(120):
+        rolled = min(i * 30.0, contact)
+        pushed = min(max(i * 30.0 - contact, 0.0), 300.0)
+        cue = whites[struck] + heading * rolled
+        three = red + heading * pushed
+        balls = {(*cue,): WHITE, (*whites[1 - struck],): WHITE, (*three,): RED}
+        facts += detector.on_frame(t, frame(balls))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["first_contact"] == 3
+    ((x, y),) = visible(detector, "cue")
+    assert np.hypot(*(whites[struck] + heading * contact - (x, y))) < 10.0
