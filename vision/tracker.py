@@ -89,7 +89,8 @@ SPEED_NOISE_MM_S = 500.0
 # jaws) has dropped.
 POCKET_RATTLE_S = 0.5
 # How much faster than it went in a ball may come back out of a pocket's mouth (its speed is
-# measured from positions a frame or two apart).
+# measured from positions a frame or two apart; the speed it went in at is its top speed over
+# the last look back, as a jaw cuts its last step short).
 JAW_REBOUND = 1.5
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
@@ -133,6 +134,10 @@ class Track:
     xy: NDArray[np.float64]
     t: float
     velocity: NDArray[np.float64] = field(default_factory=lambda: np.zeros(2))
+    # Its top speed over the sightings of the last look back (from `top_speed_t`): the pace
+    # it went into a pocket's mouth at, when its last step there was cut short by a jaw.
+    top_speed: float = 0.0
+    top_speed_t: float = -1e9
     rest_xy: NDArray[np.float64] | None = None
     seen: bool = True
     missing_since: float | None = None
@@ -154,6 +159,11 @@ class Track:
     @property
     def speed(self) -> float:
         return math.hypot(float(self.velocity[0]), float(self.velocity[1]))
+
+    @property
+    def pace_in(self) -> float:
+        """The speed it had as it was last seen going: its top speed over the last look back."""
+        return max(self.speed, self.top_speed)
 
     @property
     def moving(self) -> bool:
@@ -634,7 +644,7 @@ class Tracker:
                 speed, unseen = MAX_SPEED_MM_S, dt if hit_unseen_at is None else t - hit_unseen_at
                 if at_a_pocket:
                     # Out of the mouth it is in sight again: only its way out went unseen.
-                    speed, unseen = JAW_REBOUND * track.speed, min(dt, MOTION_LOOKBACK_S)
+                    speed, unseen = JAW_REBOUND * track.pace_in, min(dt, MOTION_LOOKBACK_S)
                 elif rolling:
                     speed = JAW_REBOUND * track.speed + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
@@ -691,6 +701,10 @@ class Tracker:
                 xy = track.rest_xy
             if not self._in_play(track):  # seen on its spot, or again after lost there
                 track.hidden_at_rest = track.missing_since
+            # (Its top speed is kept through a time out of sight: a step back into sight
+            # from the jaws is no measure of its pace.)
+            if track.speed >= track.top_speed or track.t - track.top_speed_t > MOTION_LOOKBACK_S:
+                track.top_speed, track.top_speed_t = track.speed, t
             track.xy = xy
             track.t = t
             track.seen = True

@@ -200,6 +200,28 @@ def test_a_ball_that_bounced_off_a_pocket_jaw_is_followed_back_out() -> None:
     assert ball_at(tracker, 3)[0] == pytest.approx(150.0 + 25 * speed, abs=15.0)
 
 
+def test_a_ball_seen_once_at_the_jaw_comes_back_out_as_fast_as_it_went_in() -> None:
+    # At 4 m/s into the head-left corner's mouth; seen once more there, barely moved from
+    # where the jaw stopped it (its measured speed is that small step's), then out of sight
+    # again, and back out along the head cushion at 2.5 m/s: it went in fast enough for that.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    speed_in, speed_out = 4000.0 / 60, 2500.0 / 60
+    way_in = np.array([0.6, 0.8])
+    spot = tuple(np.array([30.0, 30.0]) + way_in * (8 * speed_in + 20.0))
+    for i in range(40):
+        balls = {stun_shot(spot, tuple(-way_in * speed_in), i, 2): WHITE}
+        if i < 10:
+            balls[tuple(np.array([30.0, 30.0]) + way_in * ((10 - max(i, 2)) * speed_in + 20.0))] = (
+                RED
+            )
+        elif i == 12:
+            balls[(45.0, 50.0)] = RED
+        elif i >= 18:
+            balls[(300.0 + (i - 18) * speed_out, 40.0)] = RED
+        tracker.update(i / 60, frame(balls))
+    assert ball_at(tracker, 3)[0] == pytest.approx(300.0 + 21 * speed_out, abs=15.0)
+
+
 BLACK = (18, 18, 18)
 BLUE = (190, 60, 20)  # the 2 (BGR)
 PURPLE = (120, 30, 80)  # the 4
