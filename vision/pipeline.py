@@ -277,6 +277,10 @@ class ShotDetector:
         # Struck out of sight (seen first coming back from a cushion): earlier than seen.
         hidden_start = strike_time(cue, self._cue_hidden) if cue is not None else None
         t_start = min(seen_start, hidden_start) if hidden_start is not None else seen_start
+        # No later than the strike was noticed (by the first ball it sent off its spot, the
+        # cue ball itself out of sight, seen again only later).
+        if self._strike is not None:
+            t_start = min(t_start, self._strike)
         events: list[Event] = []
         first: int | None = None
         tie: list[int] = []

@@ -157,3 +157,24 @@ def test_a_ball_that_looks_just_like_the_cue_ball_and_leaves_its_spot_on_its_own
     assert shot["first_contact"] == 3
     ((x, y),) = visible(detector, "cue")
     assert np.hypot(*(whites[struck] + heading * contact - (x, y))) < 10.0
+
+
+def test_a_cue_ball_struck_out_of_sight_shows_its_shot_by_the_ball_it_sends_off() -> None:
+    # Under the bridge arm, the cue ball is struck into the 3 a centimetre away, which rolls
+    # off at 1.2 m/s; the cue ball is seen again only when the arm is gone.
+    detector = ShotDetector(CAL, ("cue", 3))
+    cue, red = (1000.0, 640.0), (1000.0 + 2 * 28.575 + 10.0, 640.0)
+    t, facts = 0.0, []
+    for i in range(150):
+        three = (red[0] + max(0, min(i - 40, 30)) * 20.0, red[1])
+        balls = (
+            {three: RED}
+            if 30 <= i < 80
+            else {(cue[0] + (10.0 if i >= 40 else 0.0), cue[1]): WHITE, three: RED}
+        )
+        facts += detector.on_frame(t, frame(balls, arm=cue if 30 <= i < 80 else None))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["first_contact"] == 3
+    assert shot["t_start"] < 44 / FPS  # by when the 3 came out from under the arm
