@@ -30,6 +30,7 @@ MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
 # Touching balls' centres are two radii apart; a split's noise brings them to 1.5.
 MIN_GAP_RADII = 1.45
+MOTION_GAP_RADII = 1.0
 # Balls at rest are no nearer than this (radii): touching, less the perspective's spread of
 # sizes over the table.
 REST_GAP_RADII = 1.85
@@ -159,6 +160,10 @@ def detect(
             balls = sum(split.thick)
             weights = _without_slivers(blob.weights) if balls == 1 else blob.weights
             split = _split(weights, balls, radius_half)
+        if blob.balls and expected is None and not blob.streak:
+            # Blurred, two balls' centres come closer than at rest, yet never so close that
+            # their discs overlap by half: that is one ball's blur split in two.
+            split = _no_overlaps(blob, split, radius_half, MOTION_GAP_RADII)
         if blob.balls and expected is not None:
             split = _held_apart(blob, _no_overlaps(blob, split, radius_half), radius_half)
             if not blob.known:
@@ -390,12 +395,12 @@ def _dark_discs(
     return [_full_res(ox + cx, oy + cy, 1, 1.0, dark=True) for _, cx, cy in scored[:wanted]]
 
 
-def _no_overlaps(blob: _Blob, split: Split, radius: float) -> Split:
+def _no_overlaps(blob: _Blob, split: Split, radius: float, gap: float = MIN_GAP_RADII) -> Split:
     """The split again into fewer balls while two of its centres overlap: balls at rest
     touch at most, and a cluster counted from its area (swollen by shading) or from the balls
     the rules expect (one may be off the table, the cue ball in hand) can have one too many.
     (Balls in motion blur into each other: there a split's centres come closer.)"""
-    while len(split.centres) > 1 and _least_gap(split.centres) < MIN_GAP_RADII * radius:
+    while len(split.centres) > 1 and _least_gap(split.centres) < gap * radius:
         split = _split(blob.weights, len(split.centres) - 1, radius)
     return split
 
