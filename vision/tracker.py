@@ -180,7 +180,8 @@ class Observation:
     changed: bool  # anything differs from the table at its last rest
     moving: bool  # anything differs from the frame before
     # ...away from the arms and cues over the table (a player down on the shot strokes the
-    # cue while the cue ball he placed lies still beside its tip)
+    # cue while the cue ball he placed lies still beside its tip). Told apart only while the
+    # cue ball is wanted (Tracker.cue_ball_wanted); otherwise it is `moving`.
     moving_in_the_open: bool = False
 
 
@@ -260,8 +261,8 @@ class Tracker:
         observation = self._observe(
             t, detections.occluders, changed=True, moving=motion is not None
         )
-        if motion is None:
-            return observation
+        if motion is None or not self.cue_ball_wanted():
+            return dataclasses.replace(observation, moving_in_the_open=motion is not None)
         # What moved where an arm or a cue is now or was then is the arm's own move.
         arms = self._reaching(detections.occluders + was_over)
         in_the_open = not arms or bool(
