@@ -396,10 +396,11 @@ def _dark_discs(
 
 
 def _no_overlaps(blob: _Blob, split: Split, radius: float, gap: float = MIN_GAP_RADII) -> Split:
-    """The split again into fewer balls while two of its centres overlap: balls at rest
-    touch at most, and a cluster counted from its area (swollen by shading) or from the balls
-    the rules expect (one may be off the table, the cue ball in hand) can have one too many.
-    (Balls in motion blur into each other: there a split's centres come closer.)"""
+    """The split again into fewer balls while two of its centres are nearer than `gap`
+    radii: balls at rest touch at most, and a cluster counted from its area (swollen by
+    shading) or from the balls the rules expect (one may be off the table, the cue ball in
+    hand) can have one too many. (Balls in motion blur into each other: there a split's
+    centres come closer, and a smaller gap is asked.)"""
     while len(split.centres) > 1 and _least_gap(split.centres) < gap * radius:
         split = _split(blob.weights, len(split.centres) - 1, radius)
     return split

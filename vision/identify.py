@@ -59,6 +59,7 @@ FOLLOWED_ID_BONUS = 0.5
 # solid's every turn; a stripe's only while it rolls on its band, and that changes at a hit).
 ROLL_WHITE = 0.25
 ROLL_PLAIN_WHITE = 0.1
+ROLL_PLAIN_COLOUR = 0.75
 ROLL_COLOURED = 0.25
 ROLL_COLOURLESS = 0.05
 ROLL_LOOK_COST = 2.0  # one look in motion that no turn of the ball would show
@@ -160,10 +161,9 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
 
 @dataclass(frozen=True)
 class Roll:
-    """What a ball showed in its looks while it rolled: how many looks, and how many showed
-    a stripe's white, plain colour, any colour, no colour."""
+    """What a ball showed in its looks while it rolled: how many showed a stripe's white,
+    plain colour, any colour, no colour."""
 
-    looks: int = 0
     white: int = 0
     plain: int = 0
     coloured: int = 0
@@ -171,9 +171,8 @@ class Roll:
 
     def add(self, look: Look) -> Roll:
         return Roll(
-            self.looks + 1,
             self.white + (look.white >= ROLL_WHITE),
-            self.plain + (look.white < ROLL_PLAIN_WHITE and look.colour >= 1 - ROLL_WHITE),
+            self.plain + (look.white < ROLL_PLAIN_WHITE and look.colour >= ROLL_PLAIN_COLOUR),
             self.coloured + (look.colour >= ROLL_COLOURED),
             self.colourless + (look.colour < ROLL_COLOURLESS),
         )
@@ -185,7 +184,7 @@ def roll_cost(roll: Roll, ball: BallKey) -> float:
         against = ROLL_LOOK_COST * roll.coloured
     elif ball in STRIPES:
         against = ROLL_LOOK_COST * roll.colourless + ROLL_PLAIN_COST * roll.plain
-    elif ball in LOOK_ALIKES:
+    elif ball in LOOK_ALIKES:  # the solids that have a stripe of their colour
         against = ROLL_LOOK_COST * roll.white
     else:
         against = 0.0

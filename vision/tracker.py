@@ -899,12 +899,11 @@ class Tracker:
         )
         track.faint = faint or disc.dark or track.cloth_coloured
 
-    def take_placed_cue_ball(self, t: float, planes: Planes) -> bool:
+    def take_placed_cue_ball(self, t: float, planes: Planes) -> None:
         """Look for the cue ball put down by hand while an arm or a cue is still over the
         table, moving (a player down on the shot at once, stroking): in the open only, away
-        from the balls known and from the arms, and plainly the cue ball; the rest of the
-        table is left as it was (re-found once it is clear, or the shot is over). Whether it
-        was found."""
+        from the object balls known and from the arms, and plainly the cue ball; the rest of
+        the table is left as it was (re-found once it is clear, or the shot is over)."""
         assert self.cloth is not None and self._reference is not None
         y_half = planes.y_half()
         colour, dark = self.cloth.foreground(y_half, planes.u, planes.v)
@@ -912,7 +911,9 @@ class Tracker:
         discs, found = self._not_openings(
             list(self._unclipped(detections.discs)), planes, y_half, t
         )
-        known = np.array([track.xy for track in self.tracks.values()]).reshape(-1, 2)
+        # (The cue ball's own last spot does not count: it may be put back near where it was
+        # taken up.)
+        known = np.array([tr.xy for tr in self.tracks.values() if tr.key != "cue"]).reshape(-1, 2)
         open_cloth = self._where_balls_show(detections.occluders)
         best: tuple[float, int, Look] | None = None
         for i, (disc, xy) in enumerate(zip(discs, found, strict=True)):
@@ -925,7 +926,7 @@ class Tracker:
             if cost <= FOUND_AGAIN_COST and (best is None or cost < best[0]):
                 best = (cost, i, look)
         if best is None:
-            return False
+            return
         _, i, look = best
         for tid in [tid for tid, track in self.tracks.items() if track.key == "cue"]:
             del self.tracks[tid]
@@ -950,7 +951,6 @@ class Tracker:
             np.where(spot > 0, new, was) for was, new in zip(self._reference, now, strict=True)
         )
         self._reference = (y, u, v)
-        return True
 
     def _take_reference(self, now: tuple[U8, U8, U8], occluders: tuple[Occluder, ...]) -> None:
         """This frame becomes the table at rest, except under an arm or a cue over it, where
@@ -1226,9 +1226,9 @@ class Tracker:
         """Whether a ball may be away from where it rested: one seen moving, the cue ball
         (struck under the cue, out of sight), or one a ball in motion may have reached. An
         object ball at rest moves only when a ball hits it (one that looks like the cue ball
-        may be it, struck): under an arm it is still there,
-        and what looks like a ball elsewhere meanwhile (the dark butt of a cue, a knuckle, a
-        piece of the bridge hand over it) is not it."""
+        may be it, struck): under an arm it is still there, and what looks like a ball
+        elsewhere meanwhile (the dark butt of a cue, a knuckle, a piece of the bridge hand
+        over it) is not it."""
         if (
             track.key in (None, "cue")
             or track in self._cue_look_alikes

@@ -190,7 +190,7 @@ def test_a_roll_counts_what_no_turn_of_another_ball_shows() -> None:
         Look(0.0, 0.0, 1.0, (0.1, 0.1), 16.0),  # plain colour
         Look(1.0, 0.0, 0.0, (0.0, 0.0), 16.0),  # no colour: white (or black)
     )
-    assert roll == Roll(looks=3, white=2, plain=1, coloured=2, colourless=1)
+    assert roll == Roll(white=2, plain=1, coloured=2, colourless=1)
 
 
 def _unit(key: int) -> tuple[float, float]:
