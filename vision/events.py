@@ -9,7 +9,7 @@ frame.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -408,22 +408,27 @@ def cushion_contacts(
     t_from: float,
     departure: Disappearance | None = None,
     struck_from: tuple[float, float] | None = None,
+    others: Sequence[Path] = (),
 ) -> list[Event]:
     """Every cushion the ball turned off after `t_from` (and the one it ran into and stopped,
     or went over as it left the table: `departure`, how it left, if it did).
 
     A contact is a turn of the path within reach of a cushion that no other ball explains;
     its time is where the incoming line meets the cushion's touching line. `struck_from`,
-    for the ball the cue ball hit first, is where the cue ball was as it hit it.
+    for the ball the cue ball hit first, is where the cue ball was as it hit it; `others`
+    are the other balls' paths, sampled at the same times.
     """
     seen = [i for i in range(len(path.t)) if path.seen[i]]
-    # From two samples before `t_from` on: a cushion met just after it (a ball struck a
-    # frame before it reaches the cushion) has its turn at a sample before it.
-    after = [n for n, i in enumerate(seen) if path.t[i] >= t_from - 1e-9]
-    idx = seen[max(after[0] - 2, 0) :] if after else []
-    events: list[Event] = []
+    # From SAME_CONTACT_S (and two samples at least) before `t_from` on: a cushion met just
+    # after it (a ball struck a frame before it reaches the cushion) has its turn at a
+    # sample before it, and one met just before it must be seen coming in to be told from
+    # one met after it.
+    seen_t = path.t[seen]
+    at = int(np.searchsorted(seen_t, t_from - 1e-9))
+    early = int(np.searchsorted(seen_t, t_from - SAME_CONTACT_S - 1e-9))
+    idx = seen[max(min(early, at - 2), 0) :] if at < len(seen) else []
     if len(idx) < 2:
-        return events
+        return []
     start_gaps = table.rail_gaps(np.asarray(path.start)[None, :])[0]
     frozen = {RAILS[r] for r in range(4) if start_gaps[r] < FROZEN_MM}
     left: set[Rail] = set()
@@ -441,6 +446,9 @@ def cushion_contacts(
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     travel = np.maximum(steps, np.append(steps[1:], 0.0))
     ceiling = POSITION_NOISE_MM + 0.5 * travel
+    # Where it touches another ball the two may be one blob, its centre pulled towards the
+    # other's, and a turn there is the other ball's doing: only one at the cushion counts.
+    ceiling[_touching(path, idx, others)] = POSITION_NOISE_MM
     off_spot = np.linalg.norm(pts - np.asarray(path.start), axis=1)
     resting = off_spot <= MOVED_MM
     if departure is None and resting[-1] and off_spot.max() <= 2 * BALL_RADIUS_MM:
@@ -448,6 +456,7 @@ def cushion_contacts(
         # (its seen centre wandered, part of it showing under an arm or beside a passing
         # ball); a ball sent into a cushion does not come back to stop where it stood.
         return []
+    turns: list[Event] = []
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
         reach = np.where(apex <= APEX_REACH_MM + APEX_REACH_PER_TRAVEL * travel, np.inf, ceiling)
@@ -461,11 +470,12 @@ def cushion_contacts(
             g_prev = max(float(gaps[k - 1, r]), 0.0)
             t_hit = float(times[k - 1]) + (g_prev / rate if rate > 1.0 else 0.0)
             t_hit = min(max(t_hit, float(times[k - 1])), float(times[k + 1]))
-            if t_hit >= t_from + ORDER_UNCERTAIN_S:
-                events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+            turns.append(_cushion_event(path.key, rail, t_hit, frozen, left))
         for t_hit in _bounces_out_of_sight(gaps[:, r], pts, times):
-            if t_hit >= t_from + ORDER_UNCERTAIN_S:
-                events.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+            turns.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+    # One contact seen both ways (a turn, then a turn out of sight) is one, timed by the
+    # first: a cushion met just before the first contact is not met again after it.
+    events = [e for e in _merge_same(turns) if e.t >= t_from + ORDER_UNCERTAIN_S]
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines).
     last = len(idx) - 1
@@ -490,6 +500,15 @@ def cushion_contacts(
         # on something else (the cue ball following it into the mouth).
         events = [e for e in events if e.t <= departure.t]
     return _merge_same(events)
+
+
+def _touching(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bool_]:
+    """At which of the samples `idx` the ball was seen touching another seen ball."""
+    touching = np.zeros(len(idx), bool)
+    for other in others:
+        apart = np.linalg.norm(path.xy[idx] - other.xy[idx], axis=1)
+        touching |= other.seen[idx] & (apart <= 2 * BALL_RADIUS_MM + POSITION_NOISE_MM)
+    return touching
 
 
 def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -> bool:

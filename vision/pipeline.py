@@ -305,7 +305,8 @@ class ShotDetector:
             for path in paths.values():
                 hitter = struck_from if path.key == first else None
                 departure = departures.get(path.key)
-                for event in cushion_contacts(path, table, t_first, departure, hitter):
+                rest = [p for p in paths.values() if p is not path]
+                for event in cushion_contacts(path, table, t_first, departure, hitter, rest):
                     if event.t >= t_first:
                         events.append(event)
         by_key = {path.key: path for path in paths.values()}

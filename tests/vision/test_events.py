@@ -781,3 +781,39 @@ def test_a_ball_frozen_between_the_cue_ball_and_the_first_to_move_is_the_first_c
     two = straight(2, tuple(two_start), tuple(direction * 2500.0), 0.51, times, stop_at=0.7)
     found = first_mover(cue, [two, nine], 0.5)
     assert found is not None and found[1] == 9
+
+
+def test_a_cushion_met_just_before_the_first_contact_is_not_met_again_after_it() -> None:
+    # As a held-out recording saw the cue ball: into the right cushion at 2.4 m/s, on it
+    # (1.4 mm) at the last frame before it met the 2 there, 13 ms later; the two balls one
+    # blob for the next two frames. Its turn off the cushion, judged again by its lines in
+    # and out of sight, is the same contact, before the first one.
+    gaps = [28.3, 23.8, 19.0, 13.5, 7.7, 3.2, 1.4, 1.4, 1.4, 21.3, 29.4, 37.2, 45.3]
+    xs = [826.7, 788.3, 748.8, 708.7, 669.6, 630.0, 593.2, 593.2, 593.2, 512.3, 489.0, 463.4, 438.0]
+    times = 3.3 + np.arange(len(gaps)) / FPS
+    y = TABLE.width - BALL_RADIUS_MM - np.array(gaps)
+    seen = np.ones(len(gaps), bool)
+    seen[7:9] = False
+    path = Path("cue", times, np.stack([xs, y], axis=1), seen, (xs[0], y[0]))
+    assert cushion_contacts(path, TABLE, 3.4073) == []
+    assert [e.rail for e in cushion_contacts(path, TABLE, 3.35)] == ["right"]
+
+
+def test_a_turn_where_the_ball_meets_another_is_the_other_balls_doing() -> None:
+    # As a held-out recording saw the cue ball meet the 2 resting 22 mm off the right
+    # cushion: in the frame they meet, one blob, the cue ball's centre came out 21 mm towards
+    # the 2 (and the cushion), 32 mm off it, then it stopped 42 mm off it. Turned by the 2.
+    cue_xy = [(468.1, 1176.0), (497.1, 1175.8), (535.6, 1185.3), (564.5, 1194.9), (588.4, 1190.9),
+              (588.4, 1190.9), (663.6, 1209.5), (663.6, 1209.5), (643.9, 1198.6), (643.5, 1196.4),
+              (642.6, 1195.1), (640.9, 1195.9)]  # fmt: skip
+    two_xy = [(694.9, 1219.9)] * 8 + [(745.6, 1233.7), (771.2, 1236.0), (794.3, 1239.3),
+                                      (813.0, 1236.2)]  # fmt: skip
+    times = 14.417 + np.arange(len(cue_xy)) / FPS
+    seen = np.ones(len(cue_xy), bool)
+    seen[[5, 7]] = False
+    cue = Path("cue", times, np.array(cue_xy), seen, cue_xy[0])
+    two_seen = np.ones(len(two_xy), bool)
+    two_seen[7] = False
+    two = Path(2, times, np.array(two_xy), two_seen, two_xy[0])
+    assert cushion_contacts(cue, TABLE, 14.527, others=[two]) == []
+    assert [e.rail for e in cushion_contacts(cue, TABLE, 14.527)] == ["right"]
