@@ -22,7 +22,7 @@ from vision.assignment import assign
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
-from vision.geometry import BALL_RADIUS_MM
+from vision.geometry import BALL_RADIUS_MM, point_segment_distance
 from vision.identify import (
     LOOK_ALIKES,
     RENAME_MARGIN,
@@ -271,13 +271,16 @@ class Tracker:
         return dataclasses.replace(observation, moving_in_the_open=in_the_open)
 
     def _reveal_unchanged(self, t: float, mask: U8 | None) -> None:
-        """A ball hidden at rest is back in sight once its spot looks as it did at rest."""
+        """A ball hidden at rest is back in sight once its spot looks as it did at rest; so is
+        one lost a hair off it (found there under the edge of an arm sweeping over it): it
+        never left."""
         for track in self.tracks.values():
             if track.missing_since is None or track.rest_xy is None:
                 continue
-            if np.hypot(*(track.xy - track.rest_xy)) > MOVED_MM:
+            if np.hypot(*(track.xy - track.rest_xy)) > BALL_RADIUS_MM:
                 continue  # it was lost in motion: its spot now shows the cloth
-            if mask is None or not self._in_mask(track.xy, mask):
+            if mask is None or not self._in_mask(track.rest_xy, mask):
+                track.xy = track.rest_xy
                 track.missing_since = None
                 track.velocity = np.zeros(2)
                 track.t = t
@@ -605,7 +608,7 @@ class Tracker:
             for row, tid in enumerate(candidates):
                 track = self.tracks[tid]
                 dt = max(t - track.t, 1e-3)
-                at_a_pocket = self._at_a_pocket(track)
+                at_a_pocket = self._at_a_pocket(track) or self._lost_going_in(track, t)
                 if self._dropped(track, t):
                     continue  # what comes there now is another ball
                 # A ball out of sight comes back where it went out of sight (from under an
@@ -643,18 +646,26 @@ class Tracker:
                     or (rolling and track.moving)
                 )
                 speed, unseen = MAX_SPEED_MM_S, dt if hit_unseen_at is None else t - hit_unseen_at
+                # Rolling, until it can have reached a cushion it is on its line.
+                on_its_line = rolling and dt < self._cushion_ahead(track)[0]
                 if at_a_pocket:
                     # Out of the mouth it is in sight again: only its way out went unseen.
                     speed, unseen = JAW_REBOUND * track.pace_in, min(dt, MOTION_LOOKBACK_S)
+                elif on_its_line:
+                    speed = SPEED_NOISE_MM_S
                 elif rolling:
                     speed = JAW_REBOUND * track.speed + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
-                # A ball that met another or a cushion is no longer where its speed was
-                # taking it, but near where it met it.
-                dist = np.minimum(
-                    np.linalg.norm(found - track.predicted(t), axis=1),
-                    np.linalg.norm(found - track.xy, axis=1),
-                )
+                if on_its_line:
+                    # (Slowing down, it is short of where its speed was taking it.)
+                    dist = point_segment_distance(found, track.xy, track.predicted(t))
+                else:
+                    # A ball that met another or a cushion is no longer where its speed was
+                    # taking it, but near where it met it.
+                    dist = np.minimum(
+                        np.linalg.norm(found - track.predicted(t), axis=1),
+                        np.linalg.norm(found - track.xy, axis=1),
+                    )
                 # Two balls meeting swap places along their paths; their colours do not.
                 unlike = self._colour_gap(track, colours, cloth_under, blur=MOTION_BLUR_MIX)
                 if tid in still or tid in anchored:
@@ -1393,6 +1404,27 @@ class Tracker:
     def _at_a_pocket(self, track: Track) -> bool:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""
         return track.missing_since is not None and self._in_a_mouth(track.xy)
+
+    def _cushion_ahead(self, track: Track) -> tuple[float, NDArray[np.float64]]:
+        """When (seconds after it was last seen) and where its line, at its speed, meets a
+        cushion's touching line (never, where it is at rest)."""
+        gaps = np.maximum(self.calibration.table.rail_gaps(track.xy[None, :])[0], 0.0)
+        vx, vy = float(track.velocity[0]), float(track.velocity[1])
+        closing = np.array([-vx, vx, -vy, vy])  # head, foot, left, right
+        heading = closing > 0
+        if not heading.any():
+            return math.inf, track.xy
+        reach_t = float(np.min(gaps[heading] / closing[heading]))
+        return reach_t, track.xy + track.velocity * reach_t
+
+    def _lost_going_in(self, track: Track, t: float) -> bool:
+        """Lost in motion before a pocket's mouth, headed into it, and since out of sight
+        long enough to have reached it: it went down or comes back out there (a ball found
+        across the table is another)."""
+        if track.missing_since is None or not track.moving:
+            return False
+        reach_t, at = self._cushion_ahead(track)
+        return reach_t <= t - track.t and self._in_a_mouth(at)
 
     def _dropped(self, track: Track, t: float) -> bool:
         """Lost in a pocket's mouth for longer than a ball rattles there: it went down."""
