@@ -446,8 +446,9 @@ def cushion_contacts(
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     travel = np.maximum(steps, np.append(steps[1:], 0.0))
     ceiling = POSITION_NOISE_MM + 0.5 * travel
-    # Where it touches another ball the two may be one blob, its centre pulled towards the
-    # other's, and a turn there is the other ball's doing: only one at the cushion counts.
+    # Where it touches another ball (or meets it between two frames) the two may be one blob,
+    # its centre pulled towards the other's, and a turn there is the other ball's doing: only
+    # one at the cushion counts.
     ceiling[_touching(path, idx, others)] = POSITION_NOISE_MM
     off_spot = np.linalg.norm(pts - np.asarray(path.start), axis=1)
     resting = off_spot <= MOVED_MM
@@ -503,11 +504,16 @@ def cushion_contacts(
 
 
 def _touching(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bool_]:
-    """At which of the samples `idx` the ball was seen touching another seen ball."""
+    """At which of the samples `idx` the ball was seen touching another seen ball, or near
+    enough to have met it within a frame (as far as the two closed or opened since the
+    sample before, or will by the one after)."""
     touching = np.zeros(len(idx), bool)
     for other in others:
-        apart = np.linalg.norm(path.xy[idx] - other.xy[idx], axis=1)
-        touching |= other.seen[idx] & (apart <= 2 * BALL_RADIUS_MM + POSITION_NOISE_MM)
+        between = path.xy[idx] - other.xy[idx]
+        apart = np.linalg.norm(between, axis=1)
+        step = np.linalg.norm(np.diff(between, axis=0), axis=1)
+        within = np.maximum(np.append(step, 0.0), np.insert(step, 0, 0.0))
+        touching |= other.seen[idx] & (apart <= 2 * BALL_RADIUS_MM + POSITION_NOISE_MM + within)
     return touching
 
 

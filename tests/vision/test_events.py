@@ -817,3 +817,21 @@ def test_a_turn_where_the_ball_meets_another_is_the_other_balls_doing() -> None:
     two = Path(2, times, np.array(two_xy), two_seen, two_xy[0])
     assert cushion_contacts(cue, TABLE, 14.527, others=[two]) == []
     assert [e.rail for e in cushion_contacts(cue, TABLE, 14.527)] == ["right"]
+
+
+def test_a_turn_where_the_ball_meets_another_between_two_frames_is_the_other_balls_doing() -> None:
+    # As a held-out recording saw the cue ball at 4 m/s along the right cushion, 24 mm off
+    # it, meet the 1 between two frames, 95 mm apart before and 85 mm after: it turned off
+    # the 1, not the cushion.
+    xs = [785.1, 785.1, 831.1, 899.8, 967.5, 1034.8, 1073.4, 1075.5, 1078.0, 1081.3, 1084.9]
+    gaps = [28.4, 28.4, 26.9, 25.7, 24.9, 23.6, 24.1, 26.2, 27.7, 28.8, 30.1]
+    ones = [1129.5] * 6 + [1158.2, 1222.3, 1286.2, 1349.3, 1412.0]
+    one_gaps = [21.8] * 6 + [19.9, 17.6, 14.8, 11.9, 9.0]
+    times = 30.567 + np.arange(len(xs)) / FPS
+    seen = np.ones(len(xs), bool)
+    cue = Path("cue", times, np.stack([xs, TABLE.width - BALL_RADIUS_MM - np.array(gaps)], 1),
+               seen, (xs[0], TABLE.width - BALL_RADIUS_MM - gaps[0]))  # fmt: skip
+    one = Path(1, times, np.stack([ones, TABLE.width - BALL_RADIUS_MM - np.array(one_gaps)], 1),
+               seen, (ones[0], TABLE.width - BALL_RADIUS_MM - one_gaps[0]))  # fmt: skip
+    assert cushion_contacts(cue, TABLE, 30.642, others=[one]) == []
+    assert [e.rail for e in cushion_contacts(cue, TABLE, 30.642)] == ["right"]
