@@ -256,14 +256,18 @@ def identify(
     was: Sequence[BallKey | None] = (),
     max_cost: float = UNASSIGNED_COST,
     followed: Sequence[BallKey | None] = (),
+    rolls: Sequence[Roll] = (),
 ) -> dict[int, BallKey]:
     """The best assignment of the candidate ids to the looks (index -> id); `was`, where
     given, is an id each look's ball is known to have had (it has not moved since);
-    `followed`, the id its track carried there."""
+    `followed`, the id its track carried there; `rolls`, how each ball looked rolling
+    there."""
     ids = list(candidates)
     if not looks or not ids:
         return {}
     cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
+    for row, roll in enumerate(rolls):
+        cost[row] += [roll_cost(roll, ball) for ball in ids]
     for prior, bonus in ((was, KEPT_ID_BONUS), (followed, FOLLOWED_ID_BONUS)):
         for row, key in enumerate(prior):
             if key in ids:

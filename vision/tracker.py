@@ -53,6 +53,9 @@ TURN_BACK_REACH_SPEED_MM_S = 8000.0
 # no time to come round off a cushion).
 DIRECT_HIT_S = 0.1
 MOVED_MM = 4.0  # a ball this far from where it rested has moved
+# A resting ball half under the edge of an arm is found this far off its spot at most (the
+# middle of half a disc is 0.42 radii off the disc's).
+HALF_HIDDEN_OFF_MM = BALL_RADIUS_MM / 2
 LOOK_HISTORY = 24
 LOOK_EVERY_S = 0.1
 MOTION_LOOKBACK_S = 0.1  # a moving ball's look is taken this often (a rack ball is only seen then)
@@ -92,6 +95,9 @@ POCKET_RATTLE_S = 0.5
 # measured from positions a frame or two apart; the speed it went in at is its top speed over
 # the last look back, as a jaw cuts its last step short).
 JAW_REBOUND = 1.5
+# A rolling ball's last step at least this share of its pace is along its line (rolling, it
+# slows by a few per cent in a tenth of a second; off a cushion or across a bounce, by more).
+LINE_KEPT_SHARE = 0.5
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
 MAX_COLOUR_GAP = 22.0
@@ -277,7 +283,7 @@ class Tracker:
         for track in self.tracks.values():
             if track.missing_since is None or track.rest_xy is None:
                 continue
-            if np.hypot(*(track.xy - track.rest_xy)) > BALL_RADIUS_MM:
+            if np.hypot(*(track.xy - track.rest_xy)) > HALF_HIDDEN_OFF_MM:
                 continue  # it was lost in motion: its spot now shows the cloth
             if mask is None or not self._in_mask(track.rest_xy, mask):
                 track.xy = track.rest_xy
@@ -646,15 +652,21 @@ class Tracker:
                     or (rolling and track.moving)
                 )
                 speed, unseen = MAX_SPEED_MM_S, dt if hit_unseen_at is None else t - hit_unseen_at
-                # Rolling, until it can have reached a cushion it is on its line.
-                on_its_line = rolling and dt < self._cushion_ahead(track)[0]
+                # Rolling, until it can have reached a cushion it is on its line (if its line
+                # is known: a step measured across a bounce is short for its pace).
+                on_its_line = (
+                    rolling
+                    and dt < self._cushion_ahead(track)[0]
+                    and track.speed >= LINE_KEPT_SHARE * track.pace_in
+                )
                 if at_a_pocket:
                     # Out of the mouth it is in sight again: only its way out went unseen.
                     speed, unseen = JAW_REBOUND * track.pace_in, min(dt, MOTION_LOOKBACK_S)
                 elif on_its_line:
                     speed = SPEED_NOISE_MM_S
                 elif rolling:
-                    speed = JAW_REBOUND * track.speed + SPEED_NOISE_MM_S
+                    # (At its pace: a step measured across a bounce understates it.)
+                    speed = JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
                 if on_its_line:
                     # (Slowing down, it is short of where its speed was taking it.)
@@ -813,6 +825,9 @@ class Tracker:
         restable = self._can_rest(found)
         discs = [d for d, ok in zip(discs, restable, strict=True) if ok]
         found, is_faint = found[restable], is_faint[restable]
+        # The cue ball put down by hand, between shots: a new ball while it was wanted (asked
+        # before anything is re-found), or the cue ball followed away from its spot.
+        in_hand = not after_shot and self.cue_ball_wanted()
         self._hide_occluded(t, detections.occluders)
         self._occluders = detections.occluders
         tids = list(self.tracks)
@@ -869,6 +884,9 @@ class Tracker:
         chosen = identify([looks[col] for col in newcomers], free, max_cost=NEW_BALL_COST)
         accepted = {newcomers[row] for row in chosen}
         stayed = set()
+        put_down = []
+        # How each rolled since the last rest (taken before it is found at rest anew).
+        rolls = {tid: track.roll for tid, track in self.tracks.items()}
         for col, xy in enumerate(found):
             known = matched.get(col)
             if known is None:
@@ -877,15 +895,25 @@ class Tracker:
                 tid = self._next_id
                 self._next_id += 1
                 self.tracks[tid] = Track(None, xy, t)
+                if in_hand:
+                    put_down.append(tid)
             else:
                 tid = known
             track = self.tracks[tid]
+            # (Followed there from where it was taken up, between shots.)
+            if (
+                not after_shot
+                and track.key == "cue"
+                and track.rest_xy is not None
+                and np.hypot(*(xy - track.rest_xy)) > BALL_RADIUS_MM
+            ):
+                put_down.append(tid)
             if known is not None and kept(track, xy):
                 stayed.add(tid)
             else:
                 track.xy = xy
             self._found_at_rest(track, t, discs[col], looks[col], planes, bool(is_faint[col]))
-        self._identify(stayed, after_shot)
+        self._identify(stayed, rolls, after_shot, put_down[0] if len(put_down) == 1 else None)
         self._find_cue_look_alikes()
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 
@@ -1060,13 +1088,25 @@ class Tracker:
             self._find_cue_look_alikes()
         return renamed
 
-    def _identify(self, stayed: set[int], after_shot: bool = False) -> None:
-        """Ids for the balls in sight (and, after a shot, for those it took off the table).
+    def _identify(
+        self,
+        stayed: set[int],
+        rolls: dict[int, Roll],
+        after_shot: bool = False,
+        put_down: int | None = None,
+    ) -> None:
+        """Ids for the balls in sight (and, after a shot, for those it took off the table),
+        by their looks at rest and how they looked rolling there (`rolls`).
 
         A ball that stayed on its spot since the last rest is the ball it was, unless its look
         plainly says otherwise: a 9 with its stripe turned under looks all white, like the
-        cue ball placed by hand meanwhile."""
+        cue ball placed by hand meanwhile. The one ball that appeared while the cue ball was
+        in hand (`put_down`) is the cue ball, whatever the others look like: no other ball
+        comes onto the table by hand but the 10, spotted, and a 9 resting with its stripe
+        under looks whiter than a cue ball with its red dot up."""
         visible = [tid for tid, tr in self.tracks.items() if tr.missing_since is None]
+        if put_down is not None:
+            visible.remove(put_down)
         combined = [Look.combine(self.tracks[tid].looks) for tid in visible]
         usable = [i for i, look in enumerate(combined) if look is not None]
         looks = [look for look in combined if look is not None]
@@ -1078,16 +1118,21 @@ class Tracker:
             if after_shot
             else set()
         )
-        candidates = sorted(self.on_table - dropped, key=str)
+        candidates = sorted(
+            self.on_table - dropped - ({"cue"} if put_down is not None else set()), key=str
+        )
         was = [self.tracks[visible[i]].key if visible[i] in stayed else None for i in usable]
         followed = [
             self.tracks[visible[i]].key if visible[i] not in stayed else None for i in usable
         ]
-        assigned = identify(looks, candidates, was, followed=followed)
+        rolled = [rolls.get(visible[i], Roll()) for i in usable]
+        assigned = identify(looks, candidates, was, followed=followed, rolls=rolled)
         for tid in visible:
             self.tracks[tid].key = None
         for index, key in assigned.items():
             self.tracks[visible[usable[index]]].key = key
+        if put_down is not None:
+            self.tracks[put_down].key = "cue"
         if not after_shot:
             self.forget_gone()
 

@@ -184,6 +184,24 @@ def test_the_cue_ball_and_an_all_white_9_are_told_apart_by_the_colour_one_shows_
     ]
 
 
+def test_at_rest_the_ball_that_rolled_colourless_is_named_the_cue_ball_over_an_all_white_9() -> (
+    None
+):
+    # As after a shot on pink cloth: the 9 rested all through it with its stripe under (all
+    # white: the likeliest cue ball by its look), the cue ball rolled across the table and
+    # stopped with its red dot up (a tenth coloured: a 9's stripe edge, by its look alone).
+    nine = Look(white=1.0, dark=0.0, colour=0.0, chroma=(0.0, 0.0), weight=16.0)
+    cue = Look(white=0.9, dark=0.0, colour=0.1, chroma=(-0.27, 0.8), weight=16.0)
+    rolled = _rolled(*[dataclasses.replace(nine, at_rest=False)] * 20)
+    assert identify([nine, cue], ["cue", 9], was=[9, None], followed=[None, "cue"]) == {
+        0: "cue",
+        1: 9,
+    }
+    assert identify(
+        [nine, cue], ["cue", 9], was=[9, None], followed=[None, "cue"], rolls=[Roll(), rolled]
+    ) == {0: 9, 1: "cue"}
+
+
 def test_a_roll_counts_what_no_turn_of_another_ball_shows() -> None:
     roll = _rolled(
         Look(0.5, 0.0, 0.5, (0.1, 0.1), 16.0),  # a stripe's white, and colour
