@@ -261,13 +261,14 @@ def identify(
     """The best assignment of the candidate ids to the looks (index -> id); `was`, where
     given, is an id each look's ball is known to have had (it has not moved since);
     `followed`, the id its track carried there; `rolls`, how each ball looked rolling
-    there."""
+    there, which tells the cue ball from a stripe showing no colour (not a solid from any
+    ball but its stripe: that is renamed_by_roll's, among look-alikes only)."""
     ids = list(candidates)
     if not looks or not ids:
         return {}
     cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
     for row, roll in enumerate(rolls):
-        cost[row] += [roll_cost(roll, ball) for ball in ids]
+        cost[row] += [roll_cost(roll, b) if b == "cue" or b in STRIPES else 0.0 for b in ids]
     for prior, bonus in ((was, KEPT_ID_BONUS), (followed, FOLLOWED_ID_BONUS)):
         for row, key in enumerate(prior):
             if key in ids:
