@@ -44,6 +44,11 @@ STREAK_CORE = 0.6
 # 60 fps). Slower, it is a disc (taken for a streak only as its outline is drawn out).
 LONGEST_EXPOSURE_S = 1 / 60
 STREAK_MIN_BLUR_RADII = 0.25
+# A blurred streak's ball-wide pieces farther than this many radii (of thinner blob) from the
+# one where the ball was expected are not the ball: two balls merged in a blur come apart
+# nearer (1 radius at most, in the whole rack's break), a cue following through is joined by
+# its thin shaft (4 radii and more).
+NECK_RADII = 2.0
 # A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
 UNCLIP_ITERATIONS = 8
 UNCLIP_MIN_SEEN = 0.3
@@ -135,7 +140,10 @@ def detect(
             streaking = [m for m in moving if _is_streak_of(blob, m, radius_half, origin)]
             if streaking:
                 blob.count, blob.balls, blob.streak = 1, True, True
-                blob.blurred = any(_blurs(m, radius_half) for m in streaking)
+                blurred = [m for m in streaking if _blurs(m, radius_half)]
+                if blurred:
+                    bx, by, _, _ = blob.box
+                    blob.blurred_near = (blurred[0].x - ox - bx, blurred[0].y - oy - by)
     if expected is not None:
         for blob in blobs:
             # Shading and shadows make a cluster look bigger than its balls.
@@ -149,7 +157,7 @@ def detect(
     for blob in blobs:
         x, y, _, _ = blob.box
         split = (
-            _split(blob.weights, blob.count, radius_half, blob.blurred)
+            _split(blob.weights, blob.count, radius_half, blob.blurred_near)
             if blob.balls
             else Split([], 0.0, [])
         )
@@ -316,7 +324,9 @@ class _Blob:
     count: int
     balls: bool
     streak: bool = False
-    blurred: bool = False  # a streak of a ball fast enough to blur, or just struck
+    # A streak of a ball fast enough to blur, or just struck: where (blob pixels) the ball
+    # was expected.
+    blurred_near: tuple[float, float] | None = None
     known: bool = False  # its count is the balls the tracker knows are in it
 
     @functools.cached_property
@@ -621,28 +631,45 @@ def _depth(weights: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.asarray(cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1])
 
 
-def _ball_wide(weights: NDArray[np.float32], radius: float) -> NDArray[np.float32]:
+def _ball_wide(
+    weights: NDArray[np.float32], radius: float, near: tuple[float, float]
+) -> NDArray[np.float32]:
     """The weights where a disc of STREAK_CORE radii fits inside the blob (all of them if
-    it fits nowhere)."""
+    it fits nowhere), but for pieces of that joined to the one nearest `near` across more
+    than NECK_RADII of thinner blob."""
     size = 2 * round(STREAK_CORE * radius) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     wide = cv2.morphologyEx((weights > 0).astype(np.uint8), cv2.MORPH_OPEN, kernel)
     if not wide.any():
         return weights
+    pieces, labels = cv2.connectedComponents(wide)
+    if pieces > 2:
+        ys, xs = np.nonzero(labels)
+        nearest = labels[ys, xs][np.argmin((xs - near[0]) ** 2 + (ys - near[1]) ** 2)]
+        away = cv2.distanceTransform((labels != nearest).astype(np.uint8), cv2.DIST_L2, 3)
+        kept = [k for k in range(1, pieces) if away[labels == k].min() <= NECK_RADII * radius]
+        wide = np.isin(labels, kept).astype(np.uint8)
     return np.where(wide > 0, weights, 0.0).astype(np.float32)
 
 
-def _split(weights: NDArray[np.float32], count: int, radius: float, blurred: bool = False) -> Split:
+def _split(
+    weights: NDArray[np.float32],
+    count: int,
+    radius: float,
+    blurred_near: tuple[float, float] | None = None,
+) -> Split:
     """The weighted blob split into k balls of `radius`.
 
-    A `blurred` streak's centre is that of what is a ball wide in it: blurred along its path
-    a ball still is, and what joins its blob is thinner (the cue following through behind a ball
-    just struck). (Opened with a disc, not cut to its deepest pixels: a ball clipped by the
-    cloth's edge beside a cushion is shallow there, not thin.)"""
+    A blurred streak's centre is that of what is a ball wide in it (`blurred_near`, where
+    the ball was expected): blurred along its path a ball still is, and what joins its blob
+    is thinner (the cue following through behind a ball just struck, which with its shadow
+    may be nearly a ball wide at a low resolution, and is wider again where it crosses the
+    cushion, a long neck away). (Opened with a disc, not cut to its deepest pixels: a ball
+    clipped by the cloth's edge beside a cushion is shallow there, not thin.)"""
     depth = _depth(weights)
     if count == 1:
-        if blurred:
-            weights = _ball_wide(weights, radius)
+        if blurred_near is not None:
+            weights = _ball_wide(weights, radius, blurred_near)
         ys, xs = np.nonzero(weights)
         w = weights[ys, xs].astype(np.float64)
         total = w.sum()

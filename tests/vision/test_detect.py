@@ -312,3 +312,24 @@ def test_a_blurred_ball_meeting_another_is_not_split_in_two() -> None:
     assert len(found.discs) == 2
     (ax, ay), (bx, by) = ((d.x, d.y) for d in found.discs)
     assert np.hypot(ax - bx, ay - by) > 2 * 1.45 * float(maps["radius"])  # full-res pixels
+
+
+def test_a_ball_just_struck_is_found_where_it_is_not_on_the_cue_following_it() -> None:
+    # Foreground scores of a rendered recording at 640x360 (heldout_056, 11.55 s): the cue
+    # ball struck since the last frame, one blob with the cue behind it, which with its
+    # shadow is almost a ball wide and is wider again where it crosses the cushion, 4 radii
+    # of shaft away. Centred on both ball-wide pieces, the ball was found on the cue, 80 mm
+    # (14 full-resolution pixels) behind it.
+    maps = np.load(Path(__file__).parent / "data" / "struck_with_the_cue_following.npz")
+    found = detect(
+        np.asarray(maps["colour"], np.float32),
+        np.asarray(maps["dark"], np.float32),
+        float(maps["radius"]),
+        origin=(int(maps["origin"][0]), int(maps["origin"][1])),
+        dark_balls=int(maps["dark_balls"]),
+        moving=tuple(Motion(*m) for m in maps["moving"]),
+    )
+    assert len(found.discs) == 1
+    # It had moved 13 mm (half a radius, under 3 full-resolution pixels) off its spot.
+    rest = 2 * maps["moving"][2][:2]
+    assert np.hypot(found.discs[0].x - rest[0], found.discs[0].y - rest[1]) < 5.0
