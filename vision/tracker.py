@@ -825,9 +825,14 @@ class Tracker:
         restable = self._can_rest(found)
         discs = [d for d, ok in zip(discs, restable, strict=True) if ok]
         found, is_faint = found[restable], is_faint[restable]
-        # The cue ball put down by hand, between shots: a new ball while it was wanted (asked
-        # before anything is re-found), or the cue ball followed away from its spot.
-        in_hand = not after_shot and self.cue_ball_wanted()
+        # The cue ball put down by hand, between shots: a new ball while it was wanted (known,
+        # and out of sight: asked before anything is re-found), or the cue ball followed away
+        # from its spot.
+        in_hand = (
+            not after_shot
+            and any(track.key == "cue" for track in self.tracks.values())
+            and self.cue_ball_wanted()
+        )
         self._hide_occluded(t, detections.occluders)
         self._occluders = detections.occluders
         tids = list(self.tracks)
