@@ -49,6 +49,10 @@ STREAK_MIN_BLUR_RADII = 0.25
 # nearer (1 radius at most, in the whole rack's break), a cue following through is joined by
 # its thin shaft (4 radii and more).
 NECK_RADII = 2.0
+# ...if no bigger than this many balls' areas (where the cue crosses the cushion it widens
+# to about one): a bigger one is the ball's own streak, the piece where it was expected a
+# scrap.
+NECK_END_BALLS = 1.5
 # A ball cut by the cloth's edge is placed in a few steps, if enough of it is seen.
 UNCLIP_ITERATIONS = 8
 UNCLIP_MIN_SEEN = 0.3
@@ -635,8 +639,8 @@ def _ball_wide(
     weights: NDArray[np.float32], radius: float, near: tuple[float, float]
 ) -> NDArray[np.float32]:
     """The weights where a disc of STREAK_CORE radii fits inside the blob (all of them if
-    it fits nowhere), but for pieces of that joined to the one nearest `near` across more
-    than NECK_RADII of thinner blob."""
+    it fits nowhere), but for pieces of that no bigger than a cue's end joined to the one
+    nearest `near` across more than NECK_RADII of thinner blob."""
     size = 2 * round(STREAK_CORE * radius) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     wide = cv2.morphologyEx((weights > 0).astype(np.uint8), cv2.MORPH_OPEN, kernel)
@@ -647,7 +651,13 @@ def _ball_wide(
         ys, xs = np.nonzero(labels)
         nearest = labels[ys, xs][np.argmin((xs - near[0]) ** 2 + (ys - near[1]) ** 2)]
         away = cv2.distanceTransform((labels != nearest).astype(np.uint8), cv2.DIST_L2, 3)
-        kept = [k for k in range(1, pieces) if away[labels == k].min() <= NECK_RADII * radius]
+        ball_area = math.pi * radius * radius
+        kept = [
+            k
+            for k in range(1, pieces)
+            if away[labels == k].min() <= NECK_RADII * radius
+            or np.count_nonzero(labels == k) > NECK_END_BALLS * ball_area
+        ]
         wide = np.isin(labels, kept).astype(np.uint8)
     return np.where(wide > 0, weights, 0.0).astype(np.float32)
 
