@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from vision.detect import Disc, Motion, detect, faint_discs, unclipped
+from vision.detect import Detections, Disc, Motion, detect, faint_discs, unclipped
 
 RADIUS = 2.9  # half-resolution pixels: a ball at 640×360
 
@@ -296,19 +297,27 @@ def test_a_ball_lost_in_motion_is_a_streak_anywhere_it_may_have_gone_since() -> 
     assert (disc.x, disc.y) == pytest.approx((full_res(25.0), full_res(22.0)), abs=2.0)
 
 
-def test_a_blurred_ball_meeting_another_is_not_split_in_two() -> None:
-    # Foreground scores of a rendered recording at 640x360 (heldout_071, 3.25 s): the cue ball
-    # at 2.6 m/s meets the 1 by the head cushion. Blurred, the pair covers three balls' area,
-    # and a split into three put two centres 0.9 radii apart on the cue ball; both tracks took
-    # one, and the 1 was lost. Two balls' discs never overlap by half, blurred or not.
-    maps = np.load(Path(__file__).parent / "data" / "two_meeting_split_in_three.npz")
-    found = detect(
+def saved_scores(name: str) -> tuple[Any, Detections]:
+    """A rendered recording's foreground scores saved in tests/vision/data (and the balls
+    the tracker expected in motion there, if any), and what detect finds in them."""
+    maps = np.load(Path(__file__).parent / "data" / f"{name}.npz")
+    moving = maps.get("moving", ())
+    return maps, detect(
         np.asarray(maps["colour"], np.float32),
         np.asarray(maps["dark"], np.float32),
         float(maps["radius"]),
         origin=(int(maps["origin"][0]), int(maps["origin"][1])),
         dark_balls=int(maps["dark_balls"]),
+        moving=tuple(Motion(*m) for m in moving),
     )
+
+
+def test_a_blurred_ball_meeting_another_is_not_split_in_two() -> None:
+    # Foreground scores of a rendered recording at 640x360 (heldout_071, 3.25 s): the cue ball
+    # at 2.6 m/s meets the 1 by the head cushion. Blurred, the pair covers three balls' area,
+    # and a split into three put two centres 0.9 radii apart on the cue ball; both tracks took
+    # one, and the 1 was lost. Two balls' discs never overlap by half, blurred or not.
+    maps, found = saved_scores("two_meeting_split_in_three")
     assert len(found.discs) == 2
     (ax, ay), (bx, by) = ((d.x, d.y) for d in found.discs)
     assert np.hypot(ax - bx, ay - by) > 2 * 1.45 * float(maps["radius"])  # full-res pixels
@@ -320,15 +329,7 @@ def test_a_ball_just_struck_is_found_where_it_is_not_on_the_cue_following_it() -
     # shadow is almost a ball wide and is wider again where it crosses the cushion, 4 radii
     # of shaft away. Centred on both ball-wide pieces, the ball was found on the cue, 80 mm
     # (14 full-resolution pixels) behind it.
-    maps = np.load(Path(__file__).parent / "data" / "struck_with_the_cue_following.npz")
-    found = detect(
-        np.asarray(maps["colour"], np.float32),
-        np.asarray(maps["dark"], np.float32),
-        float(maps["radius"]),
-        origin=(int(maps["origin"][0]), int(maps["origin"][1])),
-        dark_balls=int(maps["dark_balls"]),
-        moving=tuple(Motion(*m) for m in maps["moving"]),
-    )
+    maps, found = saved_scores("struck_with_the_cue_following")
     assert len(found.discs) == 1
     # It had moved 13 mm (half a radius, under 3 full-resolution pixels) off its spot.
     rest = 2 * maps["moving"][2][:2]

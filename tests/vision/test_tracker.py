@@ -11,7 +11,7 @@ from tests.vision import drawn
 from tests.vision.drawn import CALIBRATION, RED, WHITE, frame, picture
 from vision.cloth import Planes
 from vision.geometry import BALL_RADIUS_MM
-from vision.tracker import Tracker
+from vision.tracker import Track, Tracker
 
 
 def ball_at(tracker: Tracker, key: object) -> NDArray[np.float64]:
@@ -380,32 +380,50 @@ def test_the_cue_ball_rolling_along_the_cue_drawn_back_beside_it_is_followed() -
     assert lost <= 3
 
 
+NINE, TAKEN_FROM, PUT_DOWN = (1500.0, 640.0), (600.0, 300.0), (1900.0, 1000.0)
+
+
+def cue_ball_in_hand(tracker: Tracker, dot: bool = False) -> tuple[Track, Track]:
+    """The 9 (drawn all white: its stripe turned under) rests at NINE through it all; the
+    cue ball, at TAKEN_FROM, is taken up by hand at frame 10 and put down at PUT_DOWN at
+    frame 50 (its red dot up, if asked), and the table is looked at again at rest: the
+    tracks there then (the 9's, the cue ball's)."""
+    t = 5 / 60
+    image_dot = tuple(round(float(v)) for v in CALIBRATION.to_image(np.array([PUT_DOWN]))[0])
+    for i in range(90):
+        shown = {NINE: WHITE}
+        if i < 10:
+            shown[TAKEN_FROM] = WHITE
+        elif i >= 50:
+            shown[PUT_DOWN] = WHITE
+        arm = TAKEN_FROM if 5 <= i < 15 else PUT_DOWN if 45 <= i < 55 else None
+        image = picture(shown, arm=arm)
+        if dot and i >= 50:
+            cv2.circle(image, (image_dot[0], image_dot[1]), 1, (40, 40, 200), -1)
+        planes = Planes.from_bgr(image)
+        tracker.update(t, planes)
+        t += 1 / 60
+    tracker.settle(t, planes)
+    (at_nine,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - NINE)) < 10.0]
+    (at_put,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - PUT_DOWN)) < 10.0]
+    return at_nine, at_put
+
+
+def two_white_balls_at_rest() -> Tracker:
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    for i in range(5):
+        tracker.update(i / 60, frame({TAKEN_FROM: WHITE, NINE: WHITE}))
+    return tracker
+
+
 def test_a_ball_that_stayed_on_its_spot_keeps_its_id_through_a_ball_in_hand() -> None:
     # The 9 with its stripe turned under looks all white, like the cue ball. While the cue
     # ball is taken up and put down elsewhere, the 9 stays where it is: it is still the 9.
-    nine, cue, placed = (1500.0, 640.0), (600.0, 300.0), (1900.0, 1000.0)
-    tracker = Tracker(CALIBRATION, ("cue", 9))
-    t = 0.0
-    for _ in range(5):
-        tracker.update(t, frame({cue: WHITE, nine: WHITE}))
-        t += 1 / 60
-    (at_nine,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - nine)) < 10.0]
-    before = at_nine.key
-    for i in range(90):  # taken up at frame 10, put down at frame 50
-        shown = {nine: WHITE}
-        if i < 10:
-            shown[cue] = WHITE
-        elif i >= 50:
-            shown[placed] = WHITE
-        arm = cue if 5 <= i < 15 else placed if 45 <= i < 55 else None
-        planes = frame(shown, arm=arm)
-        tracker.update(t, planes)
-        t += 1 / 60
-    tracker.settle(t, planes)  # the table at rest again: balls are looked for
-    (at_nine,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - nine)) < 10.0]
-    (at_placed,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - placed)) < 10.0]
+    tracker = two_white_balls_at_rest()
+    (before,) = [tr.key for tr in tracker.tracks.values() if np.hypot(*(tr.xy - NINE)) < 10.0]
+    at_nine, at_put = cue_ball_in_hand(tracker)
     assert at_nine.key == before
-    assert {at_nine.key, at_placed.key} == {"cue", 9}
+    assert {at_nine.key, at_put.key} == {"cue", 9}
 
 
 def test_after_a_pot_the_ball_left_at_rest_is_not_named_for_the_ball_that_went_down() -> None:
@@ -840,31 +858,11 @@ def test_the_ball_put_down_while_the_cue_ball_is_in_hand_is_the_cue_ball() -> No
     # up. By looks alone the 9 is the likelier cue ball (a tenth of the other coloured could
     # be a stripe's edge); but no ball comes onto the table by hand while the cue ball is in
     # it but the cue ball.
-    nine, cue, placed = (1500.0, 640.0), (600.0, 300.0), (1900.0, 1000.0)
-    tracker = Tracker(CALIBRATION, ("cue", 9))
-    t = 0.0
-    for _ in range(5):
-        tracker.update(t, frame({cue: WHITE, nine: WHITE}))
-        t += 1 / 60
+    tracker = two_white_balls_at_rest()
     for track in tracker.tracks.values():
-        track.key = 9 if np.hypot(*(track.xy - nine)) < 10.0 else "cue"
-    dot = tuple(round(float(v)) for v in CALIBRATION.to_image(np.array([placed]))[0])
-    for i in range(90):  # taken up at frame 10, put down at frame 50
-        shown = {nine: WHITE}
-        if i < 10:
-            shown[cue] = WHITE
-        elif i >= 50:
-            shown[placed] = WHITE
-        image = picture(shown, arm=cue if 5 <= i < 15 else placed if 45 <= i < 55 else None)
-        if i >= 50:
-            cv2.circle(image, (dot[0], dot[1]), 1, (40, 40, 200), -1)
-        planes = Planes.from_bgr(image)
-        tracker.update(t, planes)
-        t += 1 / 60
-    tracker.settle(t, planes)
-    (at_nine,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - nine)) < 10.0]
-    (at_placed,) = [tr for tr in tracker.tracks.values() if np.hypot(*(tr.xy - placed)) < 10.0]
-    assert (at_nine.key, at_placed.key) == (9, "cue")
+        track.key = 9 if np.hypot(*(track.xy - NINE)) < 10.0 else "cue"
+    at_nine, at_put = cue_ball_in_hand(tracker, dot=True)
+    assert (at_nine.key, at_put.key) == (9, "cue")
 
 
 def test_a_ball_seen_once_off_a_cushion_and_lost_is_found_again_on_its_way_back() -> None:
