@@ -446,7 +446,7 @@ def cushion_contacts(
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     travel = np.maximum(steps, np.append(steps[1:], 0.0))
     ceiling = POSITION_NOISE_MM + 0.5 * travel
-    # Where it touches another ball (or meets it between two frames) the two may be one blob,
+    # Where it touches another ball (or meets it before the next frame) the two may be one blob,
     # its centre pulled towards the other's, and a turn there is the other ball's doing: only
     # one at the cushion counts.
     ceiling[_touching(path, idx, others)] = POSITION_NOISE_MM
@@ -504,16 +504,20 @@ def cushion_contacts(
 
 
 def _touching(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bool_]:
-    """At which of the samples `idx` the ball was seen touching another seen ball, or near
-    enough to have met it within a frame (as far as the two closed or opened since the
-    sample before, or will by the one after)."""
+    """At which of the samples `idx` the ball was seen touching another seen ball, or
+    closing on it fast enough (as it closed since the sample before) to meet it before the
+    sample after."""
     touching = np.zeros(len(idx), bool)
+    reach = 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
+    times = path.t[idx]
     for other in others:
         between = path.xy[idx] - other.xy[idx]
-        apart = np.linalg.norm(between, axis=1)
-        step = np.linalg.norm(np.diff(between, axis=0), axis=1)
-        within = np.maximum(np.append(step, 0.0), np.insert(step, 0, 0.0))
-        touching |= other.seen[idx] & (apart <= 2 * BALL_RADIUS_MM + POSITION_NOISE_MM + within)
+        meets = np.linalg.norm(between, axis=1) <= reach
+        for k in range(1, len(idx) - 1):
+            closing = (between[k] - between[k - 1]) / max(float(times[k] - times[k - 1]), 1e-6)
+            hit = _ray_circle(between[k], closing, np.zeros(2), reach)
+            meets[k] |= hit is not None and hit <= float(times[k + 1] - times[k])
+        touching |= other.seen[idx] & meets
     return touching
 
 

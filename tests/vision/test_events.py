@@ -835,3 +835,19 @@ def test_a_turn_where_the_ball_meets_another_between_two_frames_is_the_other_bal
                seen, (ones[0], TABLE.width - BALL_RADIUS_MM - one_gaps[0]))  # fmt: skip
     assert cushion_contacts(cue, TABLE, 30.642, others=[one]) == []
     assert [e.rail for e in cushion_contacts(cue, TABLE, 30.642)] == ["right"]
+
+
+def test_a_ball_sent_off_a_cushion_by_the_ball_leaving_it_touched_the_cushion() -> None:
+    # As a held-out recording saw it: the cue ball hit the 4, resting 49 mm off the head
+    # cushion; the 4 turned off the cushion 11 mm from it a frame later, the cue ball by then
+    # 97 mm away and going: the turn is the cushion's, not the cue ball's.
+    four = [(77.8, 899.6)] * 4 + [(71.2, 899.5), (39.9, 910.1), (77.2, 917.3), (121.9, 923.3),
+                                  (162.4, 926.0)]  # fmt: skip
+    cue = [(345.6, 731.3), (292.1, 772.6), (236.9, 813.5), (183.7, 854.4), (136.0, 892.4),
+           (136.5, 922.7), (142.2, 951.1), (143.5, 978.9), (146.8, 1005.3)]  # fmt: skip
+    times = 20.283 + np.arange(len(four)) / FPS
+    seen = np.ones(len(four), bool)
+    four_path = Path(4, times, np.array(four), seen, four[0])
+    cue_path = Path("cue", times, np.array(cue), seen, cue[0])
+    events = cushion_contacts(four_path, TABLE, 20.348, others=[cue_path])
+    assert [e.rail for e in events] == ["head"]
