@@ -446,10 +446,6 @@ def cushion_contacts(
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
     travel = np.maximum(steps, np.append(steps[1:], 0.0))
     ceiling = POSITION_NOISE_MM + 0.5 * travel
-    # Where it touches another ball (or meets it before the next frame) the two may be one blob,
-    # its centre pulled towards the other's, and a turn there is the other ball's doing: only
-    # one at the cushion counts.
-    ceiling[_touching(path, idx, others)] = POSITION_NOISE_MM
     off_spot = np.linalg.norm(pts - np.asarray(path.start), axis=1)
     resting = off_spot <= MOVED_MM
     if departure is None and resting[-1] and off_spot.max() <= 2 * BALL_RADIUS_MM:
@@ -457,6 +453,10 @@ def cushion_contacts(
         # (its seen centre wandered, part of it showing under an arm or beside a passing
         # ball); a ball sent into a cushion does not come back to stop where it stood.
         return []
+    # Where it touches another ball (or meets it before the next frame) the two may be one blob,
+    # its centre pulled towards the other's, and a turn there is the other ball's doing: only
+    # one at the cushion counts.
+    ceiling[_touching(path, idx, others)] = POSITION_NOISE_MM
     turns: list[Event] = []
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
@@ -510,13 +510,19 @@ def _touching(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.
     touching = np.zeros(len(idx), bool)
     reach = 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
     times = path.t[idx]
+    dt_in = np.maximum(np.diff(times)[:-1], 1e-6)[:, None]
+    dt_out = np.diff(times)[1:]
     for other in others:
         between = path.xy[idx] - other.xy[idx]
         meets = np.linalg.norm(between, axis=1) <= reach
-        for k in range(1, len(idx) - 1):
-            closing = (between[k] - between[k - 1]) / max(float(times[k] - times[k - 1]), 1e-6)
-            hit = _ray_circle(between[k], closing, np.zeros(2), reach)
-            meets[k] |= hit is not None and hit <= float(times[k + 1] - times[k])
+        if len(idx) > 2:
+            # (_ray_circle for every inner sample at once: where p + v t first meets reach.)
+            p, v = between[1:-1], (between[1:-1] - between[:-2]) / dt_in
+            a, b = np.sum(v * v, axis=1), 2 * np.sum(p * v, axis=1)
+            disc = b * b - 4 * a * (np.sum(p * p, axis=1) - reach * reach)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                hit = (-b - np.sqrt(disc)) / (2 * a)
+            meets[1:-1] |= (a > 1e-12) & (disc >= 0) & (hit >= 0) & (hit <= dt_out)
         touching |= other.seen[idx] & meets
     return touching
 
