@@ -209,6 +209,10 @@ def evaluate_main(args: argparse.Namespace) -> int:
     jaws = total.exact_but_pocket_jaws
     print(f"  exact but pot jaws {jaws:>5}/{total.shots}  ({100 * jaws / n:5.1f} %)")
     print(f"  rulings changed    {total.rulings_changed:>5}/{total.shots}")
+    if total.rest_positions:
+        print(f"  rest positions     {total.rest_positions:>5} balls: median "
+              f"{total.rest_error_median_mm:.1f} mm, 95 % within {total.rest_error_95_mm:.1f} mm, "
+              f"worst {total.rest_error_max_mm:.1f} mm")  # fmt: skip
     if args.json is not None:
         args.json.write_text(
             json.dumps(
@@ -219,7 +223,8 @@ def evaluate_main(args: argparse.Namespace) -> int:
                             "name": s.name,
                             "shots": [
                                 {"agree": sh.agree, "ruling_changed": sh.ruling_changed,
-                                 "ruling_diff": sh.ruling_diff}
+                                 "ruling_diff": sh.ruling_diff,
+                                 "position_errors": sh.position_errors()}
                                 for sh in s.shots
                             ],
                             "extra": len(s.extra),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,6 +116,18 @@ class ShotScore:
         wrong = _rails(self.truth) ^ _rails(self.found)
         return all(rail in jaw_rails.get(ball, set()) for ball, rail in wrong)
 
+    def position_errors(self) -> dict[str, tuple[float, float]]:
+        """Where each ball was found to rest at the shot's end, less where it truly rested
+        (mm, x and y), for the balls both name."""
+        if self.found is None:
+            return {}
+        want, got = self.truth.get("positions") or {}, self.found.get("positions") or {}
+        return {
+            str(ball): (float(got[ball][0]) - float(xy[0]), float(got[ball][1]) - float(xy[1]))
+            for ball, xy in want.items()
+            if ball in got
+        }
+
 
 @dataclass
 class RecordingScore:
@@ -225,11 +238,18 @@ class Totals:
     exact: int
     exact_but_pocket_jaws: int
     rulings_changed: int
+    # How far off the balls' rest positions at the shots' ends were (mm): how many, the
+    # median, the 95th percentile and the worst.
+    rest_positions: int
+    rest_error_median_mm: float
+    rest_error_95_mm: float
+    rest_error_max_mm: float
 
 
 def totals(scores: Iterable[RecordingScore]) -> Totals:
     scores = list(scores)
     shots = [s for r in scores for s in r.shots]
+    errors = [math.hypot(*e) for s in shots for e in s.position_errors().values()]
     return Totals(
         recordings=len(scores),
         shots=len(shots),
@@ -239,4 +259,16 @@ def totals(scores: Iterable[RecordingScore]) -> Totals:
         exact=sum(s.exact for s in shots),
         exact_but_pocket_jaws=sum(s.exact_but_pocket_jaws for s in shots),
         rulings_changed=sum(s.ruling_changed for s in shots),
+        rest_positions=len(errors),
+        rest_error_median_mm=_percentile(errors, 50),
+        rest_error_95_mm=_percentile(errors, 95),
+        rest_error_max_mm=max(errors, default=0.0),
     )
+
+
+def _percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile (0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(math.ceil(share / 100 * len(ordered)) - 1, 0)]

@@ -11,7 +11,7 @@ import cv2
 import pytest
 
 from firmware.replay_cli import evaluate_one
-from vision.evaluation import fact_values, score_recording
+from vision.evaluation import fact_values, score_recording, totals
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tuning"
 # Every tuning recording (issue 4 wants every one of them exact).
@@ -99,6 +99,26 @@ def test_evaluate_counts_apart_a_potted_balls_jaw_at_its_pocket() -> None:
     assert not by_rail.exact_but_pocket_jaws
 
 
+def test_evaluate_measures_how_far_off_the_rest_positions_are() -> None:
+    truth = {
+        "shot": 1,
+        "t_start": 1.0,
+        "first_contact": 3,
+        "off_table": [],
+        "pocketed": [],
+        "rails_after_contact": [],
+        "positions": {"cue": [100.0, 200.0], "3": [500.0, 600.0], "5": [10.0, 10.0]},
+    }
+    found = dict(truth, positions={"cue": [103.0, 204.0], "3": [500.0, 599.0], "9": [1.0, 1.0]})
+    score = score_recording("r", [found], [truth])
+    assert score.shots[0].position_errors() == {"cue": (3.0, 4.0), "3": (0.0, -1.0)}
+    total = totals([score, score_recording("r", [], [truth])])
+    # The 5 was not found and the 9 is not on the table: only balls both name are measured.
+    assert total.rest_positions == 2
+    assert (total.rest_error_median_mm, total.rest_error_max_mm) == (1.0, 5.0)
+    assert total.rest_error_95_mm == 5.0
+
+
 def test_evaluate_shows_what_was_true_and_what_was_found(tmp_path: Path) -> None:
     source = FIXTURES / "pot_straight"
     for item in source.iterdir():
@@ -114,6 +134,7 @@ def test_evaluate_shows_what_was_true_and_what_was_found(tmp_path: Path) -> None
         done.stdout
     )
     assert "thin_cut" in done.stdout and "recordings 2, shots 2" in done.stdout
+    assert "rest positions" in done.stdout
 
 
 def test_evaluate_refuses_no_jobs() -> None:
