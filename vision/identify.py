@@ -48,6 +48,10 @@ UNASSIGNED_COST = 40.0
 # more show); the dark 4 and 7 show dark pixels instead.
 COLOURLESS_COST = 2.0
 DARK_BALLS = (4, 7)
+# The chroma (of the cloth's brightness) the bright reds and blues show at least, and their
+# darker kin at most.
+CHROMA_AT_LEAST: dict[BallKey, float] = {3: 0.5, 2: 0.45, 10: 0.45}
+CHROMA_AT_MOST: dict[BallKey, float] = {7: 0.3, 4: 0.3}
 # How much better another id must fit a ball that has not moved to take its id from it.
 KEPT_ID_BONUS = 3.0
 # ...and one followed to where it is: a tie-breaker only (tracks can swap in a crowd), for
@@ -241,8 +245,10 @@ def id_cost(look: Look, ball: BallKey) -> float:
     white_expected = 0.45 if stripe else 0.06
     white = (look.white - white_expected) ** 2 / (0.2 if stripe else 0.1) ** 2
     # Maroon (7) is the darker red and purple (4) the darker blue: their chroma is smaller.
-    strength = {3: 0.5, 7: 0.3, 4: 0.3, 2: 0.45, 10: 0.45}.get(ball)
-    weak = 0.0 if strength is None else ((size - strength) / 0.2) ** 2 * 0.5
+    # That tells them apart one way only: a red more colourful than expected (the camera's
+    # saturation, the light) is no less the 3, nor a paler maroon any less the 7.
+    floor, ceiling = CHROMA_AT_LEAST.get(ball, 0.0), CHROMA_AT_MOST.get(ball, math.inf)
+    weak = (max(floor - size, size - ceiling, 0.0) / 0.2) ** 2 * 0.5
     # A coloured ball shows its colour (in dim light the 4 and 7 show dark pixels instead):
     # a disc with none (a patch of the cloth, a shade) is a poor one, whatever its tint.
     shown = look.colour + (look.dark if ball in DARK_BALLS else 0.0)
@@ -273,4 +279,15 @@ def identify(
         for row, key in enumerate(prior):
             if key in ids:
                 cost[row, ids.index(key)] -= bonus
+    # A ball that has not moved keeps its id unless its own look says otherwise: how another
+    # ball rolled is no reason to take it (a 9 rolling on its band shows no white, like the
+    # 1 that stood still; a blue 10 in dim light no colour).
+    for row, key in enumerate(was):
+        if key in ids:
+            col = ids.index(key)
+            kept = float(cost[row, col])
+            if kept <= np.delete(cost[row], col).min(initial=np.inf):
+                cost[:, col] = np.inf
+                cost[row] = np.inf
+                cost[row, col] = kept
     return {row: ids[col] for row, col in assign(cost, max_cost=max_cost)}

@@ -202,6 +202,34 @@ def test_at_rest_the_ball_that_rolled_colourless_is_named_the_cue_ball_over_an_a
     ) == {0: 9, 1: "cue"}
 
 
+def test_a_ball_that_stood_still_keeps_its_id_whatever_another_showed_rolling() -> None:
+    # The 1 stood still through the shot; the 9 was struck, rolled on its band (no white) and
+    # stopped with its band up: both look like the 1 at rest.
+    one = Look(white=0.07, dark=0.0, colour=0.93, chroma=_unit(1), weight=16.0)
+    nine = dataclasses.replace(one, white=0.12, colour=0.88)
+    plain = _rolled(*[dataclasses.replace(one, white=0.0, colour=1.0, at_rest=False)] * 8)
+    assert identify(
+        [one, nine], [1, 9], was=[1, None], followed=[None, 9], rolls=[Roll(), plain]
+    ) == {0: 1, 1: 9}
+    # A blue 10 in dim light shows no colour rolling, nor the 2 beside it at rest.
+    dim = Look(white=0.15, dark=0.54, colour=0.0, chroma=(0.0, 0.0), weight=16.0)
+    colourless = _rolled(*[dataclasses.replace(dim, at_rest=False)] * 10)
+    assert identify(
+        [dim, dim], [2, 10], was=[2, None], followed=[None, 10], rolls=[Roll(), colourless]
+    ) == {0: 2, 1: 10}
+    # Its own look still says when it is not what it was named.
+    red = Look(white=0.0, dark=0.0, colour=1.0, chroma=_unit(3), weight=16.0)
+    assert identify([red, one], [1, 3], was=[1, None]) == {0: 3, 1: 1}
+
+
+def test_a_red_more_colourful_than_expected_is_the_3_not_the_orange_5() -> None:
+    # A camera that saturates reds: the 3 twice as colourful as it is expected to be, the
+    # 5 beside it in its own orange hue.
+    three = Look(white=0.06, dark=0.0, colour=0.94, chroma=(-0.362, 1.012), weight=16.0)
+    five = Look(white=0.06, dark=0.0, colour=0.94, chroma=(-0.655, 0.535), weight=16.0)
+    assert identify([five, three], [3, 5]) == {0: 5, 1: 3}
+
+
 def test_a_roll_counts_what_no_turn_of_another_ball_shows() -> None:
     roll = _rolled(
         Look(0.5, 0.0, 0.5, (0.1, 0.1), 16.0),  # a stripe's white, and colour
