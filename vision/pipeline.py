@@ -124,7 +124,11 @@ class ShotDetector:
                 self._history.clear()
             return []
         self._shot.append(observation)
-        over = self._at_rest(self._shot, t) or t - self._shot[0].t > MAX_SHOT_S
+        # (A ball lost rolling under an arm still over the table is not at rest for being
+        # out of sight.)
+        over = (
+            self._at_rest(self._shot, t) and not self.tracker.rolling_out_of_sight(t)
+        ) or t - self._shot[0].t > MAX_SHOT_S
         if not over:
             return []
         self._shot_keys.update(self.tracker.rename_by_roll())

@@ -45,6 +45,9 @@ CHANGE_FLOOR = 12.0
 CHANGE_NOISE_FACTOR = 2.5
 MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
 REST_SPEED_MM_S = 30.0
+# A rolling ball loses speed at this at the least, over its whole roll, cushions included: a
+# ball struck at 4 m/s is still within 8 s.
+LONGEST_ROLL_DECELERATION_MM_S2 = 500.0
 # A ball rolling this fast turns back only off something ahead of it, within reach at its own
 # speed or this one (a just-struck ball's first step is short of its speed).
 TURN_BACK_SPEED_MM_S = 300.0
@@ -1140,6 +1143,21 @@ class Tracker:
             self.tracks[put_down].key = "cue"
         if not after_shot:
             self.forget_gone()
+
+    def rolling_out_of_sight(self, t: float) -> bool:
+        """Whether a ball lost in motion may be rolling yet, out of sight under an arm, a
+        hand or the cue over the table now: lost in the open, short of any cushion it could
+        have gone over and of the pockets, no longer ago than a ball at its speed takes to
+        stop. (With nothing over the table, nothing hides it: a ball in a hand that swept
+        it up, followed for a frame, is not rolling anywhere.)"""
+        return bool(self._occluders) and any(
+            track.missing_since is not None
+            and track.moving
+            and not self._in_a_mouth(track.xy)
+            and self._cushion_ahead(track)[0] > track.missing_since - track.t
+            and t - track.missing_since < track.speed / LONGEST_ROLL_DECELERATION_MM_S2
+            for track in self.tracks.values()
+        )
 
     def by_an_arm(self, track: Track) -> bool:
         """Whether a ball where `track` is would be under or against an arm, a hand or a cue

@@ -178,3 +178,22 @@ def test_a_cue_ball_struck_out_of_sight_shows_its_shot_by_the_ball_it_sends_off(
     (shot,) = facts
     assert shot["first_contact"] == 3
     assert shot["t_start"] < 44 / FPS  # by when the 3 came out from under the arm
+
+
+def test_a_ball_rolling_under_an_arm_still_over_the_table_is_waited_for() -> None:
+    # The cue ball, struck at 1 m/s towards the left cushion, rolls under the player's arm
+    # lying along its line, turns off the cushion there and comes back out 1.5 s later: the
+    # table looks still all that while, yet the shot is not over.
+    detector = ShotDetector(CAL, ("cue", 3))
+    red = {(600.0, 300.0): RED}
+    t, facts = 0.0, []
+    while t < 4.0:
+        run = max(t - 0.5, 0.0) * 1000.0
+        y = 1100.0 - run if run < 1100.0 - 28.6 else min(28.6 + run - (1100.0 - 28.6), 1000.0)
+        arm = (1500.0, 700.0) if t > 0.3 else None  # down on the shot
+        facts += detector.on_frame(t, frame({(1500.0, y): WHITE, **red}, arm=arm))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["t_end"] > 2.3  # out from under the arm again
+    assert np.hypot(*(np.array(shot["positions"]["cue"]) - (1500.0, 1000.0))) < 10.0
