@@ -45,6 +45,10 @@ FROZEN_MM = 3.0
 STOPPED_AT_MM = 1.5
 # A ball that came that near a cushion and went this far away again touched it.
 TOUCH_PROMINENCE_MM = 1.5
+# A ball slower than this (over this long either side) creeps: its centre's jitter is as
+# much as its travel.
+CREEP_SPEED_MM_S = 100.0
+CREEP_BASE_S = 0.1
 # A frozen ball has left its cushion once the gap exceeds this.
 LEFT_CUSHION_MM = 8.0
 # A ball last seen running into a cushion this near it (beyond a frame's travel) reached it.
@@ -379,13 +383,18 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
     # By when each really left: two that left before the strike was noticed are not a tie.
     left, key, touch = min(movers, key=lambda mover: mover[:2])
     # A ball in the cue ball's way to it (frozen to it, in a line of touching balls that
-    # barely stirs) is the one the cue ball met.
+    # barely stirs) is the one the cue ball met: its way as far as it was seen going, and
+    # straight on from there (one seen going past a ball did not meet it).
+    going = cue.seen & (cue.t > t_strike) & (cue.t < left)
+    way = np.vstack([cue_start, cue.xy[going], touch])
     in_the_way = [
         (float(np.linalg.norm(np.asarray(path.start) - cue_start)), path.key)
         for path in others
         if isinstance(path.key, int)
         and path.key != key
-        and point_segment_distance(np.asarray(path.start)[None], cue_start, touch)[0]
+        and min(
+            point_segment_distance(np.asarray(path.start)[None], a, b)[0] for a, b in pairwise(way)
+        )
         < 2 * BALL_RADIUS_MM - POSITION_NOISE_MM
     ]
     if in_the_way:
@@ -457,11 +466,16 @@ def cushion_contacts(
     # its centre pulled towards the other's, and a turn there is the other ball's doing: only
     # one at the cushion counts.
     ceiling[_touching(path, idx, others)] = POSITION_NOISE_MM
+    # (Its speed over a while either side: from one frame to the next, its jitter is as fast.)
+    before = np.searchsorted(times, times - CREEP_BASE_S)
+    after = np.searchsorted(times, times + CREEP_BASE_S, side="right") - 1
+    span = np.maximum(times[after] - times[before], 1e-6)
+    creeping = np.linalg.norm(pts[after] - pts[before], axis=1) / span < CREEP_SPEED_MM_S
     turns: list[Event] = []
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
         reach = np.where(apex <= APEX_REACH_MM + APEX_REACH_PER_TRAVEL * travel, np.inf, ceiling)
-        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach, resting):
+        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach, resting, creeping):
             if _off_its_spot_for_a_moment(k, resting, times):
                 continue
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
@@ -479,10 +493,11 @@ def cushion_contacts(
     events = [e for e in _merge_same(turns) if e.t >= t_from + ORDER_UNCERTAIN_S]
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines).
-    last = len(idx) - 1
+    # (Where it rests is its mean over its last samples: its centre jitters.)
+    resting_gaps = gaps[times >= times[-1] - CREEP_BASE_S].mean(axis=0)
     for r, rail in enumerate(RAILS if departure is None else ()):
         if (
-            gaps[last, r] < STOPPED_AT_MM
+            resting_gaps[r] < STOPPED_AT_MM
             and gaps[0, r] > FROZEN_MM
             and not any(e.rail == rail.value for e in events)
         ):
@@ -670,27 +685,37 @@ def _apexes(gap: F64, times: F64) -> F64:
     return apex
 
 
-def _valleys(gap: F64, prominence: float, ceiling: F64, resting: NDArray[np.bool_]) -> list[int]:
+def _valleys(
+    gap: F64,
+    prominence: float,
+    ceiling: F64,
+    resting: NDArray[np.bool_],
+    creeping: NDArray[np.bool_],
+) -> list[int]:
     """Inner samples where the gap to a cushion has a minimum no higher than `ceiling` (per
     sample) standing out by `prominence` on both sides: the ball came towards the cushion
     and went away from it (or, `resting` on its spot just before, was sent into it and
-    straight back out).
+    straight back out). Where it is `creeping` a slow touch is judged on the gap averaged
+    over three samples.
 
     A minimum's side is measured up to the first lower sample, so the jitter of a ball
     rolling slowly along or off a cushion makes one valley, not many.
     """
     inner = np.arange(1, len(gap) - 1)
     low = (gap[1:-1] <= gap[:-2]) & (gap[1:-1] < gap[2:]) & (gap[1:-1] <= ceiling[1:-1])
+    # (Creeping, its centre's jitter beside a cushion, a millimetre or two from frame to
+    # frame, is as much as its travel.)
+    level = np.convolve(np.pad(gap, 1, mode="edge"), np.ones(3) / 3, mode="valid")
     out = []
     for k in inner[low]:
-        rise = []
-        for side in (gap[k - 1 :: -1], gap[k + 1 :]):
-            lower = np.nonzero(side < gap[k])[0]
-            reach = side[: lower[0]] if len(lower) else side
-            rise.append(float(np.max(reach)) - gap[k] if len(reach) else 0.0)
-        # One that reached the cushion (within what positions tell) and went away needs
-        # less: a slow ball touches and comes back a few millimetres.
-        needed = TOUCH_PROMINENCE_MM if gap[k] <= STOPPED_AT_MM else prominence
+        rise = _rises(gap, int(k))
+        needed = prominence
+        if gap[k] <= STOPPED_AT_MM:
+            # One that reached the cushion (within what positions tell) and went away needs
+            # less: a slow ball touches and comes back a few millimetres.
+            needed = TOUCH_PROMINENCE_MM
+            if creeping[k]:
+                rise = _rises(level, int(k) - 1 + int(np.argmin(level[k - 1 : k + 2])))
         # One that rested near it and was struck into it comes from its spot, no farther,
         # and is sent straight back out.
         from_rest = k >= 1 and bool(resting[k - 1]) and gap[k - 1] > gap[k]
@@ -698,6 +723,17 @@ def _valleys(gap: F64, prominence: float, ceiling: F64, resting: NDArray[np.bool
         if min(rise) >= needed or (from_rest and bounced and rise[1] >= needed):
             out.append(int(k))
     return out
+
+
+def _rises(series: F64, k: int) -> tuple[float, float]:
+    """How far `series` rises from sample `k` before and after it, each side measured up to
+    its first sample lower than `k`'s."""
+    rise = []
+    for side in (series[k - 1 :: -1] if k > 0 else series[:0], series[k + 1 :]):
+        lower = np.nonzero(side < series[k])[0]
+        reach = side[: lower[0]] if len(lower) else side
+        rise.append(float(np.max(reach)) - float(series[k]) if len(reach) else 0.0)
+    return rise[0], rise[1]
 
 
 def _cushion_event(key: BallKey, rail: Rail, t: float, frozen: set[Rail], left: set[Rail]) -> Event:

@@ -760,6 +760,18 @@ def test_a_slow_ball_that_touches_a_cushion_and_comes_back_a_little_touched_it()
     assert [e.rail for e in cushion_contacts(path, TABLE, 0.1)] == ["right"]
 
 
+def test_a_ball_come_to_rest_beside_a_cushion_is_not_touching_it_for_its_jitter() -> None:
+    # Rolled up to 2 mm off the right cushion and stopped there; measured to a millimetre,
+    # its centre jumps between 1.1 and 2.9 mm off it from one frame to the next.
+    times = np.arange(0, 2, 1 / FPS)
+    touch_y = TABLE.width - BALL_RADIUS_MM
+    y = touch_y - 2.0 - 60.0 * np.clip(0.8 - times, 0.0, 0.6)
+    jitter = np.where(np.arange(len(times)) % 2 == 0, 0.9, -0.9) * (times > 0.8)
+    xy = np.stack([np.full(len(times), 1668.0), y - jitter], axis=1)
+    path = Path("cue", times, xy, np.ones(len(times), bool), (1668.0, float(y[0])))
+    assert cushion_contacts(path, TABLE, 0.1) == []
+
+
 def test_a_ball_on_the_move_while_the_cue_ball_still_stood_was_not_hit_by_it() -> None:
     # A dark shadow taken for the 8 wanders off at 0.3 s; the cue ball, seen still on its
     # spot until it is struck at 0.6 s, is out of sight behind the cue from then to 0.75 s.
@@ -781,6 +793,21 @@ def test_a_ball_frozen_between_the_cue_ball_and_the_first_to_move_is_the_first_c
     two = straight(2, tuple(two_start), tuple(direction * 2500.0), 0.51, times, stop_at=0.7)
     found = first_mover(cue, [two, nine], 0.5)
     assert found is not None and found[1] == 9
+
+
+def test_a_ball_the_cue_ball_was_seen_going_past_was_not_in_its_way() -> None:
+    # The cue ball, seen rolling past the 6 60 mm off it, then out of sight, hits the 1,
+    # which goes off at once at an angle (a cushion beside it): its way back from the 1, had
+    # it gone straight there from its spot, would have taken it through the 6.
+    times = np.arange(0, 2.0, 1 / FPS)
+    hit = 0.5 + (1500.0 - 300.0 - 2 * BALL_RADIUS_MM) / 2000.0
+    cue = straight("cue", (1500.0, 600.0), (-2000.0, 0.0), 0.5, times, stop_at=hit)
+    cue = _unseen_between(cue, 0.9, 1.5)
+    off = np.array([-np.cos(np.radians(25.0)), np.sin(np.radians(25.0))])
+    one = straight(1, (300.0, 600.0), tuple(off * 3000.0), hit, times, stop_at=hit + 0.2)
+    six = straight(6, (800.0, 540.0), (0.0, 0.0), 0.5, times)
+    found = first_mover(cue, [one, six], 0.5)
+    assert found is not None and found[1] == 1
 
 
 def test_a_cushion_met_just_before_the_first_contact_is_not_met_again_after_it() -> None:
