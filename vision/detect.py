@@ -23,6 +23,10 @@ from vision.cloth import F32, U8
 F64 = NDArray[np.float64]
 
 FOREGROUND = 1.0
+# A pixel weighs in a blob's middle by its score up to this: a ball's rim pixel, part cloth,
+# counts nearly as much as its middle (a stripe's white and colour alike).
+FULL_WEIGHT = 3.0
+WHOLE_PIXELS_PERCENTILE = 75.0
 # A blob holds whole balls when k discs cover this much of it.
 MIN_DISC_COVER = 0.72
 # ...and each centre lies this deep inside it, in radii (a cue is thinner than a ball).
@@ -78,6 +82,10 @@ class Disc:
     cover: float  # how much of its share of the blob the disc explains
     streak: bool = False  # blurred along its path (its colour is mixed with the cloth's)
     dark: bool = False  # found by its darkness alone: a dark ball (the 8, a dim 7) or a shadow
+    # Its blob's foreground score where the ball covers a whole pixel (0: not measured): how
+    # much of a rim pixel it takes to count, and how much that counts, in where its middle
+    # was found.
+    score: float = 0.0
 
 
 class Split(NamedTuple):
@@ -194,7 +202,8 @@ def detect(
             continue
         kept = [c for c, ok in zip(centres, thick, strict=True) if ok]
         for cx, cy in kept:
-            discs.append(_full_res(ox + x + cx, oy + y + cy, len(kept), cover, blob.streak))
+            disc = _full_res(ox + x + cx, oy + y + cy, len(kept), cover, blob.streak)
+            discs.append(disc if blob.streak else replace(disc, score=blob.whole))
     if dark_balls:
         black = _dark_discs(dark, mask, discs, radius_half, origin, dark_balls)
         discs.extend(black)
@@ -223,8 +232,9 @@ def unclipped(disc: Disc, visible: U8, radius_half: float) -> Disc:
     Against a cushion part of a ball's image lies beyond the cloth's outline (the ball
     stands higher than the cloth, so from above it leans out over the cushion), where
     nothing is detected: the middle of what is seen is pulled in, off the cushion. The
-    ball is where a disc of its radius, cut the same way, has the middle of its seen part
-    where that was seen.
+    ball is where a disc of its radius, cut the same way, would be found where it was:
+    weighed as detection weighs pixels (a rim pixel a fifth covered counts nearly in full
+    for a bright ball), or, its score not measured, by the area seen.
     """
     hx, hy = (disc.x - 0.5) / 2, (disc.y - 0.5) / 2
     height, width = visible.shape
@@ -232,34 +242,31 @@ def unclipped(disc: Disc, visible: U8, radius_half: float) -> Disc:
     x0, y0 = max(round(hx) - reach, 0), max(round(hy) - reach, 0)
     if visible[y0 : round(hy) + reach + 1, x0 : round(hx) + reach + 1].all():
         return disc  # the cloth all round it: most balls, most frames
-    samples = _UNIT_DISC * radius_half
+    # The window the ball may span, put back as far as a radius, and which of it is cloth.
+    x0, y0 = max(round(hx) - 2 * reach, 0), max(round(hy) - 2 * reach, 0)
+    x1, y1 = min(round(hx) + 2 * reach + 1, width), min(round(hy) + 2 * reach + 1, height)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    cloth = visible[y0:y1, x0:x1] > 0
     cx, cy = hx, hy
     for _ in range(UNCLIP_ITERATIONS):
-        cols = np.rint(samples[:, 0] + cx).astype(int)
-        rows = np.rint(samples[:, 1] + cy).astype(int)
-        inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
-        inside[inside] = visible[rows[inside], cols[inside]] > 0
-        if inside.all() or inside.mean() < UNCLIP_MIN_SEEN:
+        # How much of each pixel the disc covers (its edge taken as straight across a pixel).
+        cover = np.clip(radius_half + 0.5 - np.hypot(xs - cx, ys - cy), 0.0, 1.0)
+        seen = np.where(cloth, cover, 0.0)
+        share = float(seen.sum() / max(cover.sum(), 1e-9))
+        if share > 1.0 - 1e-9 or share < UNCLIP_MIN_SEEN:
             break  # wholly seen (done), or too little seen to say
-        seen = samples[inside]
-        step_x = hx - (cx + float(seen[:, 0].mean()))
-        step_y = hy - (cy + float(seen[:, 1].mean()))
+        if disc.score > 0.0:
+            score = seen * disc.score
+            seen = np.where(score > FOREGROUND, np.minimum(score, FULL_WEIGHT), 0.0)
+        total = float(seen.sum())
+        step_x = hx - float((seen * xs).sum()) / total
+        step_y = hy - float((seen * ys).sum()) / total
         cx, cy = cx + step_x, cy + step_y
         if math.hypot(cx - hx, cy - hy) > radius_half:
             return disc  # not a ball cut by the edge: leave it as seen
         if math.hypot(step_x, step_y) < 0.02:
             break
     return replace(disc, x=2 * cx + 0.5, y=2 * cy + 0.5)
-
-
-def _unit_disc(steps: int) -> NDArray[np.float64]:
-    grid = np.linspace(-1.0, 1.0, steps)
-    xx, yy = np.meshgrid(grid, grid)
-    inside = xx**2 + yy**2 <= 1.0
-    return np.stack([xx[inside], yy[inside]], axis=1)
-
-
-_UNIT_DISC = _unit_disc(21)
 
 
 def _full_res(
@@ -332,6 +339,7 @@ class _Blob:
     # was expected.
     blurred_near: tuple[float, float] | None = None
     known: bool = False  # its count is the balls the tracker knows are in it
+    whole: float = 0.0  # its score where a ball covers a whole pixel
 
     @functools.cached_property
     def rect(self) -> tuple[Sequence[float], Sequence[float], float]:
@@ -349,13 +357,19 @@ def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blo
         area = float(patch.sum())
         if area < 0.35 * ball_area:
             continue  # noise, a highlight, a sliver of a ball at a window's edge
-        weights = np.asarray(np.minimum(score[y : y + h, x : x + w], 3.0) * patch, np.float32)
+        scores = score[y : y + h, x : x + w]
+        weights = np.asarray(np.minimum(scores, FULL_WEIGHT) * patch, np.float32)
         count = max(1, round(area / ball_area))
         if count == 2 and cv2.minEnclosingCircle(contour)[1] < 1.7 * radius_half:
             count = 1  # two touching balls span two diameters; this is one, a little blurred
         points = np.asarray(contour, dtype=np.int32)
         # A rack, with the cue ball frozen to it, is the largest cluster of balls there is.
-        out.append(_Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER))
+        # (A ball's whole pixels are the higher of its blob's: at a low resolution most of a
+        # ball's pixels are on its rim.)
+        whole = float(np.percentile(scores[patch > 0], WHOLE_PIXELS_PERCENTILE))
+        out.append(
+            _Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER, whole=whole)
+        )
     return out
 
 

@@ -113,6 +113,34 @@ def test_a_ball_cut_by_the_cloths_edge_is_put_back_where_it_is(radius: float) ->
     assert ball.y == pytest.approx(full_res(cy), abs=0.2)
 
 
+def covered(cx: float, cy: float, radius: float, shape: tuple[int, int]) -> NDArray[np.float64]:
+    """How much of each pixel a disc covers (sampled 16 times across a pixel each way)."""
+    offsets = (np.arange(16) + 0.5) / 16 - 0.5
+    ys, xs = np.mgrid[: shape[0], : shape[1]]
+    cover = np.zeros(shape)
+    for dy in offsets:
+        for dx in offsets:
+            cover += (xs + dx - cx) ** 2 + (ys + dy - cy) ** 2 <= radius**2
+    return cover / offsets.size**2
+
+
+@pytest.mark.parametrize("radius", [RADIUS, 2 * RADIUS])
+@pytest.mark.parametrize("shift", [0.0, 0.3, 0.6])
+def test_a_bright_ball_cut_by_the_cloths_edge_is_put_back_where_it_is_however_its_rim_counts(
+    radius: float, shift: float
+) -> None:
+    # A white ball's rim pixels, part cloth, count as ball once a fifth of them is ball: its
+    # free side looks wider than its cut side, and that must not pull it in off the cushion.
+    visible = np.zeros((40, 40), np.uint8)
+    visible[:, :20] = 255
+    cx, cy = 19.5 - radius / 2 + shift, 20.3
+    score = np.where(visible > 0, 17.0 * covered(cx, cy, radius, (40, 40)), 0.0)
+    (seen,) = detect(score.astype(np.float32), np.zeros_like(score, np.float32), radius).discs
+    ball = unclipped(seen, visible, radius)
+    assert ball.x == pytest.approx(full_res(cx), abs=0.3)
+    assert ball.y == pytest.approx(full_res(cy), abs=0.3)
+
+
 def test_a_ball_wholly_on_the_cloth_is_left_where_it_is() -> None:
     visible = np.full((40, 40), 255, np.uint8)
     disc = Disc(full_res(20.3), full_res(17.6), 1, 1.0)
