@@ -383,18 +383,16 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
     # By when each really left: two that left before the strike was noticed are not a tie.
     left, key, touch = min(movers, key=lambda mover: mover[:2])
     # A ball in the cue ball's way to it (frozen to it, in a line of touching balls that
-    # barely stirs) is the one the cue ball met: its way as far as it was seen going, and
-    # straight on from there (one seen going past a ball did not meet it).
-    going = cue.seen & (cue.t > t_strike) & (cue.t < left)
-    way = np.vstack([cue_start, cue.xy[going], touch])
+    # barely stirs) is the one the cue ball met: in its way from where it was last seen
+    # (not from its spot: seen going past a ball, it did not meet it).
+    going = np.nonzero(cue.seen & (cue.t < left))[0]
+    last_seen = cue.xy[going[-1]] if len(going) else cue_start
     in_the_way = [
-        (float(np.linalg.norm(np.asarray(path.start) - cue_start)), path.key)
+        (float(np.linalg.norm(np.asarray(path.start) - last_seen)), path.key)
         for path in others
         if isinstance(path.key, int)
         and path.key != key
-        and min(
-            point_segment_distance(np.asarray(path.start)[None], a, b)[0] for a, b in pairwise(way)
-        )
+        and point_segment_distance(np.asarray(path.start)[None], last_seen, touch)[0]
         < 2 * BALL_RADIUS_MM - POSITION_NOISE_MM
     ]
     if in_the_way:
