@@ -48,10 +48,6 @@ UNASSIGNED_COST = 40.0
 # more show); the dark 4 and 7 show dark pixels instead.
 COLOURLESS_COST = 2.0
 DARK_BALLS = (4, 7)
-# The chroma (of the cloth's brightness) the bright reds and blues show at least, and their
-# darker kin at most.
-CHROMA_AT_LEAST: dict[BallKey, float] = {3: 0.5, 2: 0.45, 10: 0.45}
-CHROMA_AT_MOST: dict[BallKey, float] = {7: 0.3, 4: 0.3}
 # How much better another id must fit a ball that has not moved to take its id from it.
 KEPT_ID_BONUS = 3.0
 # ...and one followed to where it is: a tie-breaker only (tracks can swap in a crowd), for
@@ -245,10 +241,8 @@ def id_cost(look: Look, ball: BallKey) -> float:
     white_expected = 0.45 if stripe else 0.06
     white = (look.white - white_expected) ** 2 / (0.2 if stripe else 0.1) ** 2
     # Maroon (7) is the darker red and purple (4) the darker blue: their chroma is smaller.
-    # That tells them apart one way only: a red more colourful than expected (the camera's
-    # saturation, the light) is no less the 3, nor a paler maroon any less the 7.
-    floor, ceiling = CHROMA_AT_LEAST.get(ball, 0.0), CHROMA_AT_MOST.get(ball, math.inf)
-    weak = (max(floor - size, size - ceiling, 0.0) / 0.2) ** 2 * 0.5
+    strength = {3: 0.5, 7: 0.3, 4: 0.3, 2: 0.45, 10: 0.45}.get(ball)
+    weak = 0.0 if strength is None else ((size - strength) / 0.2) ** 2 * 0.5
     # A coloured ball shows its colour (in dim light the 4 and 7 show dark pixels instead):
     # a disc with none (a patch of the cloth, a shade) is a poor one, whatever its tint.
     shown = look.colour + (look.dark if ball in DARK_BALLS else 0.0)

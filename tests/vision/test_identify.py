@@ -222,14 +222,6 @@ def test_a_ball_that_stood_still_keeps_its_id_whatever_another_showed_rolling() 
     assert identify([red, one], [1, 3], was=[1, None]) == {0: 3, 1: 1}
 
 
-def test_a_red_more_colourful_than_expected_is_the_3_not_the_orange_5() -> None:
-    # A camera that saturates reds: the 3 twice as colourful as it is expected to be, the
-    # 5 beside it in its own orange hue.
-    three = Look(white=0.06, dark=0.0, colour=0.94, chroma=(-0.362, 1.012), weight=16.0)
-    five = Look(white=0.06, dark=0.0, colour=0.94, chroma=(-0.655, 0.535), weight=16.0)
-    assert identify([five, three], [3, 5]) == {0: 5, 1: 3}
-
-
 def test_a_roll_counts_what_no_turn_of_another_ball_shows() -> None:
     roll = _rolled(
         Look(0.5, 0.0, 0.5, (0.1, 0.1), 16.0),  # a stripe's white, and colour
