@@ -201,9 +201,10 @@ def detect(
             occluders.append(Occluder(outline * 2 + 0.5))
             continue
         kept = [c for c, ok in zip(centres, thick, strict=True) if ok]
+        whole = 0.0 if blob.streak else _whole_pixel_score(colour, blob)
         for cx, cy in kept:
             disc = _full_res(ox + x + cx, oy + y + cy, len(kept), cover, blob.streak)
-            discs.append(disc if blob.streak else replace(disc, score=blob.whole))
+            discs.append(replace(disc, score=whole))
     if dark_balls:
         black = _dark_discs(dark, mask, discs, radius_half, origin, dark_balls)
         discs.extend(black)
@@ -267,6 +268,15 @@ def unclipped(disc: Disc, visible: U8, radius_half: float) -> Disc:
         if math.hypot(step_x, step_y) < 0.02:
             break
     return replace(disc, x=2 * cx + 0.5, y=2 * cy + 0.5)
+
+
+def _whole_pixel_score(score: F32, blob: _Blob) -> float:
+    """The blob's score where a ball covers a whole pixel: the higher of its pixels' (at a
+    low resolution most of a ball's pixels are on its rim)."""
+    x, y, w, h = blob.box
+    values = score[y : y + h, x : x + w][blob.weights > 0]
+    k = int(WHOLE_PIXELS_PERCENTILE / 100 * (values.size - 1))
+    return float(np.partition(values, k)[k])  # (np.percentile costs 25 times as much)
 
 
 def _full_res(
@@ -339,7 +349,6 @@ class _Blob:
     # was expected.
     blurred_near: tuple[float, float] | None = None
     known: bool = False  # its count is the balls the tracker knows are in it
-    whole: float = 0.0  # its score where a ball covers a whole pixel
 
     @functools.cached_property
     def rect(self) -> tuple[Sequence[float], Sequence[float], float]:
@@ -357,19 +366,14 @@ def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blo
         area = float(patch.sum())
         if area < 0.35 * ball_area:
             continue  # noise, a highlight, a sliver of a ball at a window's edge
-        scores = score[y : y + h, x : x + w]
-        weights = np.asarray(np.minimum(scores, FULL_WEIGHT) * patch, np.float32)
+        capped = np.minimum(score[y : y + h, x : x + w], FULL_WEIGHT)
+        weights = np.asarray(capped * patch, np.float32)
         count = max(1, round(area / ball_area))
         if count == 2 and cv2.minEnclosingCircle(contour)[1] < 1.7 * radius_half:
             count = 1  # two touching balls span two diameters; this is one, a little blurred
         points = np.asarray(contour, dtype=np.int32)
         # A rack, with the cue ball frozen to it, is the largest cluster of balls there is.
-        # (A ball's whole pixels are the higher of its blob's: at a low resolution most of a
-        # ball's pixels are on its rim.)
-        whole = float(np.percentile(scores[patch > 0], WHOLE_PIXELS_PERCENTILE))
-        out.append(
-            _Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER, whole=whole)
-        )
+        out.append(_Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER))
     return out
 
 

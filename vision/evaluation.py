@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from rules import InputError, Session, parse_state
 from vision.geometry import Table
 
@@ -260,15 +262,12 @@ def totals(scores: Iterable[RecordingScore]) -> Totals:
         exact_but_pocket_jaws=sum(s.exact_but_pocket_jaws for s in shots),
         rulings_changed=sum(s.ruling_changed for s in shots),
         rest_positions=len(errors),
-        rest_error_median_mm=_percentile(errors, 50),
-        rest_error_95_mm=_percentile(errors, 95),
+        rest_error_median_mm=_nearest_rank(errors, 50),
+        rest_error_95_mm=_nearest_rank(errors, 95),
         rest_error_max_mm=max(errors, default=0.0),
     )
 
 
-def _percentile(values: Sequence[float], share: float) -> float:
-    """The nearest-rank percentile (0 for none)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[max(math.ceil(share / 100 * len(ordered)) - 1, 0)]
+def _nearest_rank(values: Sequence[float], share: float) -> float:
+    """The percentile that is one of the values (0 for none)."""
+    return float(np.percentile(values, share, method="inverted_cdf")) if values else 0.0
