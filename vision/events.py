@@ -442,8 +442,16 @@ def cushion_contacts(
     pts = path.xy[idx]
     times = path.t[idx]
     gaps = table.rail_gaps(pts)
+    # Where it touches another ball (or meets it before the next frame) the two may be one
+    # blob, its centre pulled towards the other's: how far it is from a cushion there is
+    # taken from its sightings either side.
+    pulled = _touching(path, idx, others)
+    steady = gaps.copy()
+    if pulled.any() and not pulled.all():
+        for r in range(4):
+            steady[pulled, r] = np.interp(times[pulled], times[~pulled], gaps[~pulled, r])
     for r in range(4):
-        if RAILS[r] in frozen and np.any(gaps[:, r] > LEFT_CUSHION_MM):
+        if RAILS[r] in frozen and np.any(steady[:, r] > LEFT_CUSHION_MM):
             left.add(RAILS[r])
     # Between two frames a fast ball may turn off the cushion unseen: its nearest sample is
     # then up to half a frame's travel away, or, judged by its lines in and out, at the
@@ -460,10 +468,9 @@ def cushion_contacts(
         # (its seen centre wandered, part of it showing under an arm or beside a passing
         # ball); a ball sent into a cushion does not come back to stop where it stood.
         return []
-    # Where it touches another ball (or meets it before the next frame) the two may be one blob,
-    # its centre pulled towards the other's, and a turn there is the other ball's doing: only
-    # one at the cushion counts.
-    ceiling[_touching(path, idx, others)] = POSITION_NOISE_MM
+    # A turn where it touches another ball is the other ball's doing: only one at the cushion
+    # counts.
+    ceiling[pulled] = POSITION_NOISE_MM
     # (Its speed over a while either side: from one frame to the next, its jitter is as fast.)
     before = np.searchsorted(times, times - CREEP_BASE_S)
     after = np.searchsorted(times, times + CREEP_BASE_S, side="right") - 1
@@ -473,7 +480,9 @@ def cushion_contacts(
     for r, rail in enumerate(RAILS):
         apex = _apexes(gaps[:, r], times)
         reach = np.where(apex <= APEX_REACH_MM + APEX_REACH_PER_TRAVEL * travel, np.inf, ceiling)
-        for k in _valleys(gaps[:, r], CUSHION_PROMINENCE_MM, reach, resting, creeping):
+        for k in _valleys(
+            gaps[:, r], steady[:, r], CUSHION_PROMINENCE_MM, reach, resting, creeping
+        ):
             if _off_its_spot_for_a_moment(k, resting, times):
                 continue
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
@@ -557,8 +566,11 @@ def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -
 
 def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
     """When the ball met a cushion while out of sight (under an arm): it went out of sight
-    heading for the cushion and came back in sight heading away, and both ways, carried on
-    at their speeds, reach it at one time and one place.
+    heading for the cushion, its way in reaching it while unseen, and came back in sight
+    heading away, and both ways meet along the cushion. Its way out, carried back at the
+    speed it is seen going away, reaches the cushion when its way in does; or (a slow ball,
+    slowing as it rolls off) no sooner than that and no later than at the speed it went in,
+    when it was seen going in to the last and going away from the first.
 
     `gaps` are the seen samples' gaps to that cushion's touching line, `pts` and `times`
     the samples.
@@ -572,22 +584,49 @@ def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
         # Speeds over a few frames: one frame's step is as much the centre's noise.
         t_b, t_a = times[before] - times[k - 1], times[after] - times[k]
         rate_in = float(np.polyfit(t_b, gaps[before], 1)[0])
-        rate_out = float(np.polyfit(t_a, gaps[after], 1)[0])
-        if rate_in > -BOUNCE_RATE_MM_S or rate_out < BOUNCE_RATE_MM_S:
+        (rate_out,), rate_spread = _line(t_a, gaps[after][:, None])
+        if rate_in > -BOUNCE_RATE_MM_S or rate_out <= 0.0:
             continue
         t_in = float(times[k - 1]) + max(float(gaps[k - 1]), 0.0) / -rate_in
-        t_out = float(times[k]) - max(float(gaps[k]), 0.0) / rate_out
-        if not times[k - 1] <= min(t_in, t_out) <= max(t_in, t_out) <= times[k]:
+        if not times[k - 1] <= t_in <= times[k]:
             continue
-        unseen = float(times[k] - times[k - 1])
-        if abs(t_in - t_out) > max(BOUNCE_SLACK_S, BOUNCE_SLACK_SHARE * unseen):
+        gap_back = max(float(gaps[k]), 0.0)
+        slack_t = max(BOUNCE_SLACK_S, BOUNCE_SLACK_SHARE * float(times[k] - times[k - 1]))
+        t_out = float(times[k]) - gap_back / rate_out
+        if rate_out >= BOUNCE_RATE_MM_S and times[k - 1] <= t_out and abs(t_in - t_out) <= slack_t:
+            t_met = 0.5 * (t_in + t_out)
+        elif (
+            rate_out > rate_spread
+            and gaps[k - 1] < gaps[k - 2]
+            and gaps[k + 1] > gaps[k]
+            and t_out - slack_t <= t_in <= times[k] - gap_back / max(-rate_in, rate_out) + slack_t
+        ):
+            t_met = t_in
+        else:
             continue
-        v_in, v_out = np.polyfit(t_b, pts[before], 1)[0], np.polyfit(t_a, pts[after], 1)[0]
+        (v_in, spread_in), (v_out, spread_out) = _line(t_b, pts[before]), _line(t_a, pts[after])
         at_in = pts[k - 1] + v_in * (t_in - times[k - 1])
-        at_out = pts[k] - v_out * (times[k] - t_out)
-        if np.linalg.norm(at_in - at_out) <= 2 * BALL_RADIUS_MM:
-            out.append(0.5 * (t_in + t_out))
+        at_out = pts[k] - v_out * (times[k] - t_met)
+        # Along the cushion (carried back at the speed seen, a way out that slowed falls short
+        # of it): within what its ways, as seen, can tell; going under an arm a ball is seen
+        # off its centre for a few frames, and its way in is the less sure.
+        short = gap_back - rate_out * (float(times[k]) - t_met)
+        along = math.sqrt(max(float(np.sum((at_in - at_out) ** 2)) - short * short, 0.0))
+        slack = spread_in * (t_in - times[k - 1]) + spread_out * (times[k] - t_met)
+        if along <= 2 * BALL_RADIUS_MM + slack:
+            out.append(t_met)
     return out
+
+
+def _line(times: F64, pts: F64) -> tuple[F64, float]:
+    """The velocity of the straight line through the samples, and how far from it that may be
+    (twice the standard error of its speed, across both axes)."""
+    coefficients, residual = np.polyfit(times, pts, 1, full=True)[:2]
+    velocity = coefficients[0]
+    n, t_spread = len(times), float(np.sum((times - times.mean()) ** 2))
+    if n <= 2 or t_spread <= 0.0:
+        return velocity, 0.0
+    return velocity, 2.0 * math.sqrt(float(np.sum(residual)) / (n - 2) / t_spread)
 
 
 def _struck_into_unseen(
@@ -685,6 +724,7 @@ def _apexes(gap: F64, times: F64) -> F64:
 
 def _valleys(
     gap: F64,
+    steady: F64,
     prominence: float,
     ceiling: F64,
     resting: NDArray[np.bool_],
@@ -694,7 +734,8 @@ def _valleys(
     sample) standing out by `prominence` on both sides: the ball came towards the cushion
     and went away from it (or, `resting` on its spot just before, was sent into it and
     straight back out). Where it is `creeping` a slow touch is judged on the gap averaged
-    over three samples.
+    over three samples. How far it came from and went away is measured on `steady`, the gap
+    where its centre is not pulled by another ball's.
 
     A minimum's side is measured up to the first lower sample, so the jitter of a ball
     rolling slowly along or off a cushion makes one valley, not many.
@@ -706,7 +747,9 @@ def _valleys(
     level = np.convolve(np.pad(gap, 1, mode="edge"), np.ones(3) / 3, mode="valid")
     out = []
     for k in inner[low]:
-        rise = _rises(gap, int(k))
+        series = steady.copy()
+        series[k] = gap[k]
+        rise = _rises(series, int(k))
         needed = prominence
         if gap[k] <= STOPPED_AT_MM:
             # One that reached the cushion (within what positions tell) and went away needs

@@ -296,6 +296,60 @@ def test_a_ball_hidden_under_an_arm_as_it_met_a_cushion_touched_it() -> None:
     assert events[0].t == pytest.approx(hit, abs=0.02)
 
 
+def test_a_ball_seen_off_its_centre_as_it_went_under_an_arm_met_the_cushion_all_the_same() -> None:
+    # Half under the arm for three frames before it is hidden, its seen middle lies a radius
+    # along the cushion from its centre (held-out 023 shot 4): its way in is still the line
+    # it kept over the frames before and after that.
+    path, hit = _hidden_at_the_cushion()
+    last = int(np.nonzero(path.seen & (path.t < hit))[0][-1])
+    xy = path.xy.copy()
+    xy[last - 5 : last - 2, 0] += BALL_RADIUS_MM
+    events = cushion_contacts(Path(path.key, path.t, xy, path.seen, path.start), TABLE, 0.1)
+    assert [(e.balls, e.rail) for e in events] == [(("cue",), "right")]
+    assert events[0].t == pytest.approx(hit, abs=0.02)
+
+
+@pytest.mark.parametrize("shift_mm", [0.0, 150.0])
+def test_a_slow_ball_hidden_as_it_met_a_cushion_and_seen_coming_back_slowing_touched_it(
+    shift_mm: float,
+) -> None:
+    # Into the right cushion at 0.225 m/s, out of sight from 0.08 s before it meets it to
+    # 0.15 s after; it comes off it at 0.15 m/s and slows at 0.6 m/s2, so it is seen going
+    # away at under 0.1 m/s (fresh 5's 170: the 9 under the player's arm). Seen again 15 cm
+    # along the cushion from where its way back leads, something else turned it.
+    times = np.arange(0.0, 0.8, 1 / FPS)
+    t_hit = 0.2 + 43.0 / 225.0
+    after = np.clip(times - t_hit, 0.0, 0.25)
+    gap = np.where(times < t_hit, 43.0 - 225.0 * (times - 0.2), 150.0 * after - 300.0 * after**2)
+    gap = np.where(times < 0.2, 43.0, gap)
+    x = 550.0 + 20.0 * times + np.where(times > t_hit, shift_mm, 0.0)
+    xy = np.stack([x, TABLE.width - BALL_RADIUS_MM - gap], axis=1)
+    seen = (times < t_hit - 0.08) | (times > t_hit + 0.15)
+    path = Path(9, times, xy, seen, (x[0], xy[0, 1]))
+    events = cushion_contacts(path, TABLE, 0.2)
+    if shift_mm:
+        assert events == []
+    else:
+        assert [(e.balls, e.rail) for e in events] == [((9,), "right")]
+        assert events[0].t == pytest.approx(t_hit, abs=0.02)
+
+
+def test_a_ball_turned_off_another_just_before_it_went_out_of_sight_met_no_cushion() -> None:
+    # The cue ball at 3.6 m/s towards the right cushion meets the 7 120 mm off it and comes
+    # back; seen once going away, then hidden for two frames, then going away at 1.1 m/s
+    # (fresh 4's 128, frame by frame): fitted over its last frames its way in still reaches
+    # the cushion while it was unseen, but it was last seen going away already.
+    gaps = [400.0, 311.6, 222.1, 119.5, 145.4, 170.0, 180.0, 190.4, 205.6, 225.5, 246.9, 265.0]
+    times = 22.4 + np.arange(len(gaps)) / FPS
+    seen = np.ones(len(gaps), bool)
+    seen[5:7] = False
+    xy = np.stack(
+        [700.0 - 40.0 * np.arange(len(gaps)), TABLE.width - BALL_RADIUS_MM - np.array(gaps)], axis=1
+    )
+    path = Path("cue", times, xy, seen, (900.0, 700.0))
+    assert cushion_contacts(path, TABLE, 22.48) == []
+
+
 def test_a_ball_seen_again_off_its_way_back_from_a_cushion_touched_it_no_more_surely() -> None:
     # Seen again 15 cm along the cushion from where its way back leads: something else
     # (a ball, a hand) turned it out of sight.
@@ -419,6 +473,24 @@ def test_a_ball_rolling_by_a_cushion_seen_once_a_little_nearer_it_touched_nothin
     times = 25.4 + np.arange(len(gaps)) / FPS
     path = Path("cue", times, xy, seen, (1000.0, 300.0))
     assert cushion_contacts(path, TABLE, 25.0) == []
+
+
+def test_a_frozen_ball_seen_pulled_off_its_cushion_by_the_ball_striking_it_never_left_it() -> None:
+    # The 4 frozen 1 mm off the head cushion, struck by the cue ball away along it: in the
+    # frame they touch, their blobs are one and its centre is found 15 mm out; then it rolls
+    # off at an angle, first seen 8 mm off (held-out 020 shot 2, frame by frame at 60 fps).
+    four = [(29.6, 406.0)] * 8
+    four += [(43.6, 395.1), (36.4, 417.3), (39.6, 423.8), (40.4, 430.3), (43.3, 435.4)]
+    four += [(46.7, 440.4), (51.7, 446.7), (54.4, 452.2)]
+    cue = [(116.9 + 24 * (8 - i), 389.0) for i in range(8)]
+    cue += [(93.4, 380.2), (99.8, 371.0), (109.6, 361.3), (118.1, 350.2), (125.7, 340.4)]
+    cue += [(133.4, 330.2), (143.1, 320.5), (152.0, 311.0)]
+    times = 12.85 + np.arange(len(four)) / FPS
+    seen = np.ones(len(four), bool)
+    path = Path(4, times, np.array(four), seen, four[0])
+    cue_path = Path("cue", times, np.array(cue), seen, cue[0])
+    events = cushion_contacts(path, TABLE, 12.988, struck_from=cue[8], others=[cue_path])
+    assert all(e.frozen_no_leave for e in events if e.rail == "head")
 
 
 def _from_rest_near_the_right_cushion(steps: list[tuple[float, float]]) -> Path:
