@@ -257,16 +257,20 @@ def identify(
     max_cost: float = UNASSIGNED_COST,
     followed: Sequence[BallKey | None] = (),
     rolls: Sequence[Roll] = (),
+    doubts: Sequence[float] = (),
 ) -> dict[int, BallKey]:
     """The best assignment of the candidate ids to the looks (index -> id); `was`, where
     given, is an id each look's ball is known to have had (it has not moved since);
     `followed`, the id its track carried there; `rolls`, how each ball looked rolling
     there, which tells the cue ball from a stripe showing no colour (not a solid from any
-    ball but its stripe: that is renamed_by_roll's, among look-alikes only)."""
+    ball but its stripe: that is renamed_by_roll's, among look-alikes only); `doubts`, how
+    much less likely each look is a ball at all (added to its every cost)."""
     ids = list(candidates)
     if not looks or not ids:
         return {}
     cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
+    for row, doubt in enumerate(doubts):
+        cost[row] += doubt
     for row, roll in enumerate(rolls):
         cost[row] += [roll_cost(roll, b) if b == "cue" or b in STRIPES else 0.0 for b in ids]
     for prior, bonus in ((was, KEPT_ID_BONUS), (followed, FOLLOWED_ID_BONUS)):

@@ -21,7 +21,16 @@ from numpy.typing import NDArray
 from vision.assignment import assign
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
-from vision.detect import Detections, Disc, Motion, Occluder, detect, faint_discs, unclipped
+from vision.detect import (
+    FOREGROUND,
+    Detections,
+    Disc,
+    Motion,
+    Occluder,
+    detect,
+    faint_discs,
+    unclipped,
+)
 from vision.geometry import BALL_RADIUS_MM, point_segment_distance
 from vision.identify import (
     LOOK_ALIKES,
@@ -118,6 +127,11 @@ NEW_BALL_COST = 25.0
 # ...and this at most for a ball lost in play and found again at rest by its colour (the cue
 # ball is then at least a third white, the 8 nearly half black).
 FOUND_AGAIN_COST = 12.0
+# A new blob only just out of the cloth (its whole pixels scoring under twice the foreground
+# threshold: a lamp's hot spot the cloth model does not follow) looks up to this much worse,
+# should a clearer one look like the same ball.
+WEAK_DISC_COST = 4.0
+WEAK_DISC_SCORE = 2.0 * FOREGROUND
 # A resting ball is still there while nothing changed within this many radii of its centre.
 STILL_CORE_RADII = 0.5
 # A ball this many radii from anything an arm or a hand was split into is no part of it.
@@ -889,7 +903,15 @@ class Tracker:
         }
         newcomers = [col for col in range(len(found)) if col not in matched]
         free = [key for key in sorted(self.on_table, key=str) if key not in held]
-        chosen = identify([looks[col] for col in newcomers], free, max_cost=NEW_BALL_COST)
+        doubts = [
+            WEAK_DISC_COST * float(np.clip(WEAK_DISC_SCORE - discs[col].score, 0.0, 1.0))
+            if discs[col].score > 0.0
+            else 0.0
+            for col in newcomers
+        ]
+        chosen = identify(
+            [looks[col] for col in newcomers], free, max_cost=NEW_BALL_COST, doubts=doubts
+        )
         accepted = {newcomers[row] for row in chosen}
         stayed = set()
         put_down = []

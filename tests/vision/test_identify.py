@@ -120,6 +120,18 @@ def test_a_patch_of_the_cloth_does_not_take_a_coloured_ball_s_id_from_it() -> No
     assert identify([patch, two], [2]) == {1: 2}
 
 
+def test_a_patch_only_just_out_of_the_cloth_does_not_take_a_clear_balls_id() -> None:
+    # Red cloth, a camera saturating reds (fresh 5's 173): the lamp's hot spot, a patch of the
+    # cloth's own red barely out of it, looks more like the 3 than the 3 does (which looks
+    # nearly orange). The patch is the one that is doubtful as a ball at all.
+    patch = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-0.072, 0.457), weight=18.0)
+    three = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-0.261, 0.802), weight=18.0)
+    five = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-0.630, 0.665), weight=18.0)
+    looks = [patch, three, five]
+    assert identify(looks, [3, 5]) == {0: 3, 2: 5}  # by their looks alone
+    assert identify(looks, [3, 5], doubts=[3.7, 0.0, 0.0]) == {1: 3, 2: 5}
+
+
 def test_a_look_with_no_pixels_matches_nothing_well() -> None:
     empty = Look(0, 0, 0, (0, 0), 0)
     assert Look.combine([empty]) is None

@@ -8,7 +8,7 @@ import pytest
 from numpy.typing import NDArray
 
 from tests.vision import drawn
-from tests.vision.drawn import CALIBRATION, RED, WHITE, frame, picture
+from tests.vision.drawn import CALIBRATION, CLOTH_BGR, RED, WHITE, frame, picture
 from vision.cloth import Planes
 from vision.geometry import BALL_RADIUS_MM
 from vision.tracker import Track, Tracker
@@ -882,3 +882,16 @@ def test_a_ball_seen_once_off_a_cushion_and_lost_is_found_again_on_its_way_back(
         tracker.update(i / 60, frame(balls))
         if i >= 22:
             assert ball_at(tracker, 3) == pytest.approx((spot[0], y), abs=15.0), f"frame {i}"
+
+
+def test_a_patch_of_cloth_only_just_brighter_than_the_model_is_not_taken_for_a_ball() -> None:
+    # A lamp's hot spot sharper than the cloth model follows: a ball-sized patch of the
+    # cloth's own green, 15 % brighter, looks more like the 6 than the 6 does (bluer in this
+    # camera). The patch only just stands out of the cloth; the 6 is clear.
+    b, g, r = CLOTH_BGR
+    patch = (round(b * 1.15), round(g * 1.15), round(r * 1.15))
+    six = (110, 120, 20)
+    balls = {(1500.0, 640.0): WHITE, (700.0, 400.0): patch, (1900.0, 300.0): six}
+    tracker = Tracker(CALIBRATION, ("cue", 6))
+    tracker.update(0.0, frame(balls))
+    assert ball_at(tracker, 6) == pytest.approx((1900.0, 300.0), abs=8.0)
