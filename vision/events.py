@@ -619,8 +619,8 @@ def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
 
 
 def _line(times: F64, pts: F64) -> tuple[F64, float]:
-    """The velocity of the straight line through the samples, and how far from it that may be
-    (twice the standard error of its speed, across both axes)."""
+    """The velocity of the straight line through the samples, and how unsure that is: twice
+    the standard error of its speed (both axes together), from the samples' scatter about it."""
     coefficients, residual = np.polyfit(times, pts, 1, full=True)[:2]
     velocity = coefficients[0]
     n, t_spread = len(times), float(np.sum((times - times.mean()) ** 2))

@@ -269,8 +269,8 @@ def identify(
     if not looks or not ids:
         return {}
     cost = np.array([[id_cost(look, ball) for ball in ids] for look in looks])
-    for row, doubt in enumerate(doubts):
-        cost[row] += doubt
+    if len(doubts):
+        cost += np.asarray(doubts, np.float64)[:, None]
     for row, roll in enumerate(rolls):
         cost[row] += [roll_cost(roll, b) if b == "cue" or b in STRIPES else 0.0 for b in ids]
     for prior, bonus in ((was, KEPT_ID_BONUS), (followed, FOLLOWED_ID_BONUS)):
