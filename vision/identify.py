@@ -134,9 +134,13 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
     v = planes.v[y0:y1, x0:x1][disc].astype(np.float32) - 128
     row = int(min(max(hy, 0), cloth.y.shape[0] - 1))
     col = int(min(max(hx, 0), cloth.y.shape[1] - 1))
-    level = max(float(cloth.y[row, col]) - black, 0.0) + PEDESTAL * lit
+    under = max(float(cloth.y[row, col]) - black, 0.0)
+    level = under + PEDESTAL * lit
     chroma = np.hypot(u, v)
-    grey = chroma < GREY_CHROMA * lit
+    # A ball's colour fades with the light on it: in a dim corner a yellow 1 has half the
+    # chroma it has in the middle, and measured against the table's light it was grey, and
+    # (brighter than the cloth round it) a stripe's white.
+    grey = chroma < GREY_CHROMA * max(under, 1.0)
     # (Clipped, grey is white however bright the cloth under a lamp's hot spot is.)
     white = grey & ((lum > 1.45 * level) | (raw >= top - CLIPPED))
     dark = grey & (lum < 0.75 * level)
@@ -199,13 +203,16 @@ def renamed_by_roll(balls: Sequence[tuple[BallKey, Look, Roll]]) -> list[BallKey
     keys = [key for key, _, _ in balls]
     if len(keys) < 2:
         return keys
-    cost = np.array(
-        [[id_cost(look, key) + roll_cost(roll, key) for key in keys] for _, look, roll in balls]
-    )
-    kept = float(np.trace(cost))
+    rolled = np.array([[roll_cost(roll, key) for key in keys] for _, _, roll in balls])
+    cost = rolled + np.array([[id_cost(look, key) for key in keys] for _, look, _ in balls])
     pairs = assign(cost, max_cost=math.inf)
+    if len(pairs) < len(keys):
+        return keys
     best = sum(float(cost[row, col]) for row, col in pairs)
-    if len(pairs) < len(keys) or best > kept - RENAME_MARGIN:
+    # Only the rolls are new since the names were given: looks at rest alone (two balls that
+    # did not move, one in a lamp's hot spot) are no reason to share the names anew.
+    best_rolled = sum(float(rolled[row, col]) for row, col in pairs)
+    if best > float(np.trace(cost)) - RENAME_MARGIN or best_rolled >= float(np.trace(rolled)):
         return keys
     return [keys[col] for _, col in sorted(pairs)]
 

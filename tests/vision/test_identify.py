@@ -111,6 +111,38 @@ def test_a_clipped_cue_ball_is_white_under_a_hot_spot_however_bright_the_cloth()
     assert identify([look], ALL) == {0: "cue"}
 
 
+def test_a_solid_in_a_dim_corner_is_not_taken_for_a_stripe() -> None:
+    # Fresh 3's 118: the lamp's light falls to a fifth at the foot; the 1 there (a camera
+    # washing its yellow out) has a fifth of the chroma it has in the middle, yet is still
+    # brighter than the cloth round it. Its colour is measured against the light where it
+    # lies, not the table's.
+    pale = {1: (120, 200, 215), 9: (120, 200, 215), 5: bgr(5)}
+    image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    image[:] = (20, 40, 60)
+    cv2.fillPoly(image, [np.array(CORNERS, np.int32)], CLOTH_BGR)
+    radius = round(CALIBRATION.ball_radius_px())
+    spots = {1: (2350.0, 400.0), 9: (2350.0, 900.0), 5: (600.0, 400.0)}
+    centres = []
+    for key, xy in spots.items():
+        px, py = np.round(CALIBRATION.to_image(np.array([xy]))[0]).astype(int)
+        centres.append((float(px), float(py)))
+        cv2.circle(image, (px, py), radius, (235, 235, 235) if key == 9 else pale[key], -1)
+        if key == 9:
+            band = np.zeros(image.shape[:2], np.uint8)
+            cv2.circle(band, (px, py), radius, (255,), -1)
+            band[: py - radius // 2] = 0
+            band[py + radius // 2 + 1 :] = 0
+            image[band > 0] = pale[9]
+    light = np.linspace(1.0, 0.2, WIDTH, dtype=np.float32)[None, :, None]
+    image = np.clip(image.astype(np.float32) * light, 0, 255).astype(np.uint8)
+    planes = Planes.from_bgr(image)
+    cloth = ClothModel.estimate(planes, CALIBRATION)
+    radius_px = CALIBRATION.ball_radius_px()
+    looks = [look_at(planes, planes.y_half(), cloth, x, y, radius_px) for x, y in centres]
+    assert looks[0].white < 0.1 < looks[1].white
+    assert identify(looks, [1, 9, 5]) == {0: 1, 1: 9, 2: 5}
+
+
 def test_a_patch_of_the_cloth_does_not_take_a_coloured_ball_s_id_from_it() -> None:
     # On blue cloth with washed-out colours: the blue 2, and a patch of the cloth in a lamp's
     # shade found as a disc, with no coloured pixel but the cloth's faint blue tint.
@@ -249,3 +281,12 @@ def _unit(key: int) -> tuple[float, float]:
     _, u, v = cv2.cvtColor(rgb, cv2.COLOR_BGR2YUV)[0, 0].astype(float) - [0, 128, 128]
     norm = float(np.hypot(u, v))
     return (0.8 * u / norm, 0.8 * v / norm)
+
+
+def test_look_alikes_that_did_not_roll_keep_their_names_whatever_their_looks_at_rest() -> None:
+    # Fresh 3's 118: neither the 9 nor the 1 moved in the shot; the 1, in a lamp's hot spot,
+    # looks like the 9 at rest, and the 9 a little more like the 1. Named when each was
+    # followed to its spot, they are not renamed by how they look standing still.
+    nine = Look(white=0.22, dark=0.0, colour=0.72, chroma=_unit(9), weight=16.0)
+    one = Look(white=0.45, dark=0.0, colour=0.55, chroma=_unit(1), weight=16.0)
+    assert renamed_by_roll([(9, nine, Roll()), (1, one, Roll())]) == [9, 1]
