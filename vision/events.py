@@ -278,6 +278,26 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
     return pending
 
 
+def _hit_time(cue: Path, ball: Path, reach: float, t_strike: float) -> float | None:
+    """When the cue ball came within `reach` of where `ball` stood, and it did not stay on
+    its spot well after: a ball that did only had the cue ball's path come near it (merged
+    with it in passing, or a few millimetres wide of it), which may come back to hit it."""
+    start = np.asarray(ball.start)
+    still = ball.still_until()
+    when = _reach_time(cue, start, reach, t_strike)
+    while when is not None and still is not None and still > when + STILL_AFTER_HIT_S:
+        when = _reach_time(cue, start, reach, _out_of_reach_after(cue, start, reach, when))
+    return when
+
+
+def _out_of_reach_after(cue: Path, target: F64, reach: float, t: float) -> float:
+    """When the cue ball, within `reach` of `target` at `t`, was first seen beyond it again
+    (the end of the recording if never)."""
+    d = np.linalg.norm(cue.xy - target, axis=1)
+    beyond = np.nonzero(cue.seen & (cue.t > t) & (d > reach))[0]
+    return float(cue.t[beyond[0]]) if len(beyond) else math.inf
+
+
 def _ray_circle(p0: F64, velocity: F64, centre: F64, radius: float) -> float | None:
     """Time when p0 + v·t first enters the circle, or None."""
     rel = p0 - centre
@@ -312,11 +332,11 @@ def first_contacts(
         moved = path.first_moved()
         if moved is None or not isinstance(path.key, int):
             continue
-        when = _reach_time(cue, np.asarray(path.start), reach, t_strike)
+        when = _hit_time(cue, path, reach, t_strike)
         if when is None:
             # A fast cue ball is a streak, its centre measured to a few millimetres: one that
             # came that near a ball which left its spot just then hit it.
-            when = _reach_time(cue, np.asarray(path.start), reach + STREAK_NOISE_MM, t_strike)
+            when = _hit_time(cue, path, reach + STREAK_NOISE_MM, t_strike)
         if when is None:
             continue
         # The ball cannot have been struck by the cue ball after it was already moving; how
@@ -324,11 +344,6 @@ def first_contacts(
         frame = float(path.t[1] - path.t[0]) if len(path.t) > 1 else 0.0
         slack = max(0.5 * frame, POSITION_NOISE_MM / max(_speed_at(cue, when), 1.0))
         if when > float(path.t[moved]) + slack:
-            continue
-        # Nor was it struck when it stayed on its spot well after: the cue ball's path only
-        # came near it (merged with it in passing), and something else moved it later.
-        still = path.still_until()
-        if still is not None and still > when + STILL_AFTER_HIT_S:
             continue
         found.append((when, path.key))
     found.sort()

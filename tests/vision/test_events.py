@@ -136,6 +136,29 @@ def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> No
     assert [k for _, k in found] == [1]
 
 
+def test_a_ball_the_path_passed_on_its_way_to_a_cushion_is_hit_when_it_comes_back() -> None:
+    # Fresh 6's 186: the cue ball passes the 3 a millimetre wider than touching on its way to
+    # the cushion, comes back off it and hits the 3 full.
+    times = np.arange(0, 1.2, 1 / FPS)
+    three_at = np.array([800.0, 300.0 + 2 * BALL_RADIUS_MM + 1.0])
+    bounce_at, t_bounce = np.array([1200.0, 300.0]), 0.45
+    way_back = (three_at - bounce_at) / np.linalg.norm(three_at - bounce_at)
+    t_hit = t_bounce + float(np.linalg.norm(three_at - bounce_at) - 2 * BALL_RADIUS_MM) / 2000.0
+    xy = []
+    for t in times:
+        if t < t_bounce:
+            xy.append([500.0 + 2000.0 * max(0.0, t - 0.1), 300.0])
+        else:
+            xy.append(bounce_at + way_back * 2000.0 * (min(t, t_hit) - t_bounce))
+    cue = Path("cue", times, np.array(xy), np.ones(len(times), bool), (500.0, 300.0))
+    velocity = way_back * 1500.0
+    start = (float(three_at[0]), float(three_at[1]))
+    three = straight(3, start, (float(velocity[0]), float(velocity[1])), t_hit, times)
+    found, _ = first_contacts(cue, [three], 0.1)
+    assert [k for _, k in found] == [3]
+    assert found[0][0] == pytest.approx(t_hit, abs=1 / FPS)
+
+
 def test_a_bounce_off_the_foot_cushion_is_timed_on_the_cushion() -> None:
     times = np.arange(0, 2, 1 / FPS)
     hit = 0.5 + (2540 - BALL_RADIUS_MM - 1500) / 2000
