@@ -424,7 +424,7 @@ class Tracker:
                 not track.faint
                 or unseen > MISSING_REACH_S
                 or not (track.moving or self._in_play(track) or track.reached_at is not None)
-                or self._at_a_pocket(track)
+                or self.at_a_pocket(track)
             ):
                 continue
             if (
@@ -504,7 +504,7 @@ class Tracker:
                 or not track.moving
                 or track.colour is None
                 or t - track.t > MISSING_REACH_S
-                or self._at_a_pocket(track)
+                or self.at_a_pocket(track)
             ):
                 continue
             predicted = track.predicted(t)
@@ -631,7 +631,7 @@ class Tracker:
             for row, tid in enumerate(candidates):
                 track = self.tracks[tid]
                 dt = max(t - track.t, 1e-3)
-                at_a_pocket = self._at_a_pocket(track) or self._lost_going_in(track, t)
+                at_a_pocket = self.at_a_pocket(track) or self._lost_going_in(track, t)
                 if self._dropped(track, t):
                     continue  # what comes there now is another ball
                 # A ball out of sight comes back where it went out of sight (from under an
@@ -1144,9 +1144,7 @@ class Tracker:
         # the 9 at rest is not the cue ball (its white half showing) for want of one, nor
         # the 3 in dim light the 1 just potted.
         dropped = (
-            {tr.key for tr in self.tracks.values() if self._at_a_pocket(tr)}
-            if after_shot
-            else set()
+            {tr.key for tr in self.tracks.values() if self.at_a_pocket(tr)} if after_shot else set()
         )
         candidates = sorted(
             self.on_table - dropped - ({"cue"} if put_down is not None else set()), key=str
@@ -1263,7 +1261,7 @@ class Tracker:
         moving = [
             tr
             for tr in self.tracks.values()
-            if not (tr.cloth_coloured or (self._at_a_pocket(tr) and self._in_play(tr)))
+            if not (tr.cloth_coloured or (self.at_a_pocket(tr) and self._in_play(tr)))
         ]
         if not moving:
             return ()
@@ -1459,7 +1457,7 @@ class Tracker:
 
         (Plain floats: during a break every moving ball asks this of every other, each frame.)
         """
-        if self._at_a_pocket(other):
+        if self.at_a_pocket(other):
             gap = math.hypot(float(track.xy[0] - other.xy[0]), float(track.xy[1] - other.xy[1]))
             return gap <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
         ox, oy = float(other.xy[0]), float(other.xy[1])
@@ -1491,7 +1489,7 @@ class Tracker:
             return False
         return math.hypot(float(track.xy[0] - rest[0]), float(track.xy[1] - rest[1])) > MOVED_MM
 
-    def _at_a_pocket(self, track: Track) -> bool:
+    def at_a_pocket(self, track: Track) -> bool:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""
         return track.missing_since is not None and self._in_a_mouth(track.xy)
 
@@ -1518,7 +1516,7 @@ class Tracker:
 
     def _dropped(self, track: Track, t: float) -> bool:
         """Lost in a pocket's mouth for longer than a ball rattles there: it went down."""
-        return self._at_a_pocket(track) and t - track.t > POCKET_RATTLE_S
+        return self.at_a_pocket(track) and t - track.t > POCKET_RATTLE_S
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""

@@ -3,6 +3,8 @@ shot's end."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from tests.vision.drawn import CALIBRATION as CAL
@@ -69,6 +71,47 @@ def test_a_cue_ball_struck_straight_into_a_pocket_is_a_shot_that_ends_when_it_dr
     (shot,) = facts
     assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
     assert shot["t_start"] < last_seen <= shot["t_end"] + 1 / FPS
+
+
+def _creeping_into_a_pocket(pulse_after_s: float | None) -> tuple[dict[str, Any], float]:
+    """The cue ball rolled slowly into the head-left pocket on a table with pocket sensors,
+    lost in the mouth's shadow; its pulse comes `pulse_after_s` after that (None: never).
+    The shot's facts, and when the ball was last seen."""
+    detector = ShotDetector(CAL, ("cue", 3))
+    detector.on_pocket("FR", -10.0)  # a pulse earlier in the match: the table has sensors
+    red = {(1800.0, 900.0): RED}
+    start = np.array([300.0, 150.0])
+    heading = -start / np.linalg.norm(start)
+    t, facts, last_seen, pulsed = 0.0, [], 0.0, False
+    for i in range(300):
+        moved = max(i - 30, 0) / FPS * 400.0  # struck at 0.5 s, 0.4 m/s
+        balls = dict(red)
+        if moved < np.linalg.norm(start) - 60.0:
+            xy = start + heading * moved
+            balls = {(float(xy[0]), float(xy[1])): WHITE, **red}
+            last_seen = t
+        elif pulse_after_s is not None and not pulsed and t >= last_seen + pulse_after_s:
+            detector.on_pocket("HL", t)
+            pulsed = True
+        facts += detector.on_frame(t, frame(balls))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    return shot, last_seen
+
+
+def test_a_slow_ball_lost_in_a_pocket_s_mouth_is_waited_for_until_its_pulse_comes() -> None:
+    # Fresh 6's 197: the 2 lost creeping into the corner, its pulse 0.43 s later.
+    shot, last_seen = _creeping_into_a_pocket(0.7)
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
+    assert shot["t_end"] >= last_seen + 0.7 - 1 / FPS
+
+
+def test_a_ball_lost_in_a_pocket_s_mouth_no_sensor_felt_is_reported_on_the_table() -> None:
+    shot, _ = _creeping_into_a_pocket(None)
+    assert shot["pocketed"] == []
+    assert shot["off_table"] == []
+    assert shot["warnings"] == ["ball cue lost from sight on the table"]
 
 
 def test_a_ball_that_never_moved_hidden_beside_an_arm_at_the_end_did_not_leave_the_table() -> None:
