@@ -5,14 +5,15 @@ timed; vision knows which ball. So a drop no sensor felt did not happen (the bal
 in the mouth's shadow; or, lost there at speed, it flew off the table), a drop vision timed
 badly still owns a later pulse from its own pocket, and a pulse no drop explains is the ball
 last lost from sight in that pocket's mouth (even if the tracker later "found" it on another
-ball).
+ball) or, lost nowhere near a pocket, the one ball the shot lost from sight and never found
+again: some ball dropped there, and no other is missing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from vision.events import Disappearance, Path, lost_at_pocket
+from vision.events import BallKey, Disappearance, Path, lost_at_pocket
 from vision.geometry import Table
 
 PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw the drop
@@ -26,8 +27,10 @@ def fuse_pulses(
     pulses: Sequence[tuple[float, str]],
     paths: Sequence[Path],
     table: Table,
+    missing: Sequence[BallKey] = (),
 ) -> list[Disappearance]:
-    """The shot's drops, confirmed, corrected and completed by its pulses (time, pocket)."""
+    """The shot's drops, confirmed, corrected and completed by its pulses (time, pocket);
+    `missing` are the balls lost from sight in the shot and not found at its end."""
     lo, hi = PULSE_MATCH_S
     out: list[Disappearance] = []
     unmatched: list[Disappearance] = []
@@ -67,6 +70,20 @@ def fuse_pulses(
         ]
         if lost:
             key = min(lost, key=lambda item: item[0])[1]
-            dropped.add(key)
-            out.append(Disappearance(key, t, pocket))
+        else:
+            # Lost far from the pocket (a dark ball rolling on unseen, off another ball): by
+            # elimination, when only one is missing and it was lost before the pulse.
+            gone = [
+                path.key
+                for path in paths
+                if path.key in missing
+                and path.key not in dropped
+                and (last := path.last_seen()) is not None
+                and path.t[last] < t
+            ]
+            if len(gone) != 1:
+                continue
+            key = gone[0]
+        dropped.add(key)
+        out.append(Disappearance(key, t, pocket))
     return out

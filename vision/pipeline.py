@@ -318,10 +318,11 @@ class ShotDetector:
                 t_first, first = mover
             if first is not None:
                 events.append(Event(t_first, "contact", ("cue", first)))
-        seen_dropping, unseen = self._drops(paths, dt)
-        drops = self._confirm_with_sensors(seen_dropping, paths, t_start)
+        seen_dropping, missing = self._drops(paths, dt)
+        drops = self._confirm_with_sensors(seen_dropping, paths, t_start, missing)
         # A drop no sensor felt did not happen: the ball is on the table, out of sight.
         felt = {d.key for d in drops}
+        unseen = [key for key in missing if key not in felt]
         unseen += [d.key for d in seen_dropping if d.key not in felt and d.key not in unseen]
         departures = {d.key: d for d in drops}
         if first is not None:
@@ -430,15 +431,20 @@ class ShotDetector:
         return list(drops.values()), unseen
 
     def _confirm_with_sensors(
-        self, drops: list[Disappearance], paths: dict[int, Path], t_start: float
+        self,
+        drops: list[Disappearance],
+        paths: dict[int, Path],
+        t_start: float,
+        missing: list[BallKey],
     ) -> list[Disappearance]:
         """The shot's drops with its pocket pulses fused in, once the table has shown it has
-        sensors (a pulse has come); vision alone decides without them."""
+        sensors (a pulse has come); vision alone decides without them. `missing`: the balls
+        lost from sight and not found at the shot's end."""
         pulses = [(t, p) for t, p in self._pulses if t >= t_start - 0.05]
         self._pulses = [(t, p) for t, p in self._pulses if t < t_start - 0.05]
         if not self._sensors:
             return drops
-        return fuse_pulses(drops, pulses, list(paths.values()), self.calibration.table)
+        return fuse_pulses(drops, pulses, list(paths.values()), self.calibration.table, missing)
 
     @staticmethod
     def _end_time(shot: list[Observation]) -> float:

@@ -62,3 +62,17 @@ def test_a_late_pulse_from_its_own_pocket_goes_to_a_badly_timed_drop() -> None:
     drops = [Disappearance("cue", 1.0, "SR")]
     fused = fuse_pulses(drops, [(2.4, "SR")], [], TABLE)
     assert fused == [Disappearance("cue", 2.4, "SR")]
+
+
+def test_a_pulse_nothing_explains_is_the_one_ball_lost_and_never_found() -> None:
+    # Fresh 6's 196: the maroon 7 lost rolling along the right cushion 800 mm from the corner,
+    # knocked on by the 4 out of sight; the head-right pocket's pulse comes 1.8 s later. No
+    # other ball is missing: it is the 7.
+    seven = rolling(7, (1700.0, 1228.0), (840.0, 1228.0), lost_at=0.9)
+    two = rolling(2, (1200.0, 600.0), (1300.0, 650.0))
+    fused = fuse_pulses([], [(2.7, "HR")], [two, seven], TABLE, missing=[7])
+    assert fused == [Disappearance(7, 2.7, "HR")]
+    # Not a ball lost after the pulse, and not one of two: which went down is not known.
+    assert fuse_pulses([], [(0.5, "HR")], [two, seven], TABLE, missing=[7]) == []
+    four = rolling(4, (600.0, 300.0), (700.0, 500.0), lost_at=0.5)
+    assert fuse_pulses([], [(2.7, "HR")], [two, seven, four], TABLE, missing=[7, 4]) == []
