@@ -40,8 +40,9 @@ STRIPES = (9, 10)
 # pedestal of this share of the table's median: a ratio to a dim corner's cloth alone would
 # overstate how bright and colourful its balls are.
 PEDESTAL = 0.22
-# Below this chroma, as a share of the table's median brightness, a bright pixel is white, a
-# dark one black: both grow with the light, so a darker camera sees the same looks.
+# Below this chroma, as a share of the cloth's brightness where the ball lies, a bright pixel
+# is white, a dark one black: both grow with the light, so a darker camera, or a dim corner,
+# sees the same looks.
 GREY_CHROMA = 0.36
 UNASSIGNED_COST = 40.0
 # What a brightly coloured ball's look costs with no coloured pixels at all (scaled down as
@@ -210,7 +211,7 @@ def renamed_by_roll(balls: Sequence[tuple[BallKey, Look, Roll]]) -> list[BallKey
         return keys
     best = sum(float(cost[row, col]) for row, col in pairs)
     # Only the rolls are new since the names were given: looks at rest alone (two balls that
-    # did not move, one in a lamp's hot spot) are no reason to share the names anew.
+    # did not move, one in a dim corner) are no reason to share the names anew.
     best_rolled = sum(float(rolled[row, col]) for row, col in pairs)
     if best > float(np.trace(cost)) - RENAME_MARGIN or best_rolled >= float(np.trace(rolled)):
         return keys

@@ -284,7 +284,7 @@ def _unit(key: int) -> tuple[float, float]:
 
 
 def test_look_alikes_that_did_not_roll_keep_their_names_whatever_their_looks_at_rest() -> None:
-    # Fresh 3's 118: neither the 9 nor the 1 moved in the shot; the 1, in a lamp's hot spot,
+    # Fresh 3's 118: neither the 9 nor the 1 moved in the shot; the 1, in a dim corner,
     # looks like the 9 at rest, and the 9 a little more like the 1. Named when each was
     # followed to its spot, they are not renamed by how they look standing still.
     nine = Look(white=0.22, dark=0.0, colour=0.72, chroma=_unit(9), weight=16.0)
