@@ -177,6 +177,11 @@ class ShotDetector:
                     return True
             if cue[0].missing_since is None:
                 return False
+            if self._felt_dropping(cue[0]):
+                # Struck straight in from the jaws under the cue, never seen moving: the
+                # pocket's sensor felt it (fresh 7's 205, in the side pocket in 30 ms).
+                self._strike = cue[0].missing_since
+                return True
             # Out of sight (under the cue, struck into a ball beside it): the first ball to
             # leave its spot shows the strike.
             return any(
@@ -198,7 +203,8 @@ class ShotDetector:
         )
 
     def _begin(self) -> None:
-        self._strike = self._history[-1].t if self._history else self._last_t
+        if self._strike is None:
+            self._strike = self._history[-1].t if self._history else self._last_t
         self._shot = list(self._history)
         self._history.clear()
         self._shot_keys = {tid: track.key for tid, track in self.tracker.tracks.items()}
@@ -216,14 +222,22 @@ class ShotDetector:
         below it (fresh 6's 197: the 2 lost creeping into the corner 0.43 s before its pulse)."""
         if not self._sensors:
             return False
-        early, late = PULSE_MATCH_S
+        late = PULSE_MATCH_S[1]
         return any(
             self.tracker.at_a_pocket(track)
             and track.missing_since is not None
             and t - track.missing_since < late
-            and not any(when >= track.missing_since + early for when, _ in self._pulses)
+            and not self._felt_dropping(track)
             for track in self.tracker.tracks.values()
         )
+
+    def _felt_dropping(self, track: Track) -> bool:
+        """Whether a ball lost in a pocket's mouth has had a pulse from that pocket since."""
+        if track.missing_since is None or not self.tracker.at_a_pocket(track):
+            return False
+        (pocket,), _ = self.calibration.table.nearest_pocket(track.xy.reshape(1, 2))
+        since = track.missing_since + PULSE_MATCH_S[0]
+        return any(when >= since and where == pocket for when, where in self._pulses)
 
     @staticmethod
     def _at_rest(observations: Sequence[Observation], t: float, in_the_open: bool = False) -> bool:

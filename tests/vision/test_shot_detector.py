@@ -114,6 +114,41 @@ def test_a_ball_lost_in_a_pocket_s_mouth_no_sensor_felt_is_reported_on_the_table
     assert shot["warnings"] == ["ball cue lost from sight on the table"]
 
 
+def _tapped_in_under_the_cue(pulse_from: str) -> tuple[list[dict[str, Any]], float]:
+    """The cue ball in the left side pocket's mouth, hidden by the player's arm and cue and
+    never seen moving; a pocket's pulse comes 0.2 s after it went out of sight. The facts,
+    and when it went out of sight."""
+    detector = ShotDetector(CAL, ("cue", 3))
+    detector.on_pocket("FR", -10.0)  # a pulse earlier in the match: the table has sensors
+    red = {(1800.0, 900.0): RED}
+    mouth = (1230.0, 60.0)
+    t, facts, hidden, pulsed = 0.0, [], 0.5, False
+    for i in range(240):
+        arm = mouth if 30 <= i < 90 else None
+        balls = dict(red) if i >= 30 else {mouth: WHITE, **red}
+        if not pulsed and t >= hidden + 0.2:
+            detector.on_pocket(pulse_from, t)
+            pulsed = True
+        facts += detector.on_frame(t, frame(balls, arm=arm))
+        t += 1 / FPS
+    return facts + detector.finish(), hidden
+
+
+def test_a_cue_ball_never_seen_moving_is_struck_in_when_its_pocket_feels_it_drop() -> None:
+    # Fresh 7's 205: placed in the side pocket's jaws, struck straight in under the cue in
+    # 30 ms; only the pocket's sensor saw it go.
+    facts, hidden = _tapped_in_under_the_cue("SL")
+    (shot,) = facts
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "SL"}]
+    assert shot["first_contact"] is None
+    assert shot["t_start"] <= hidden
+
+
+def test_a_cue_ball_hidden_in_a_pocket_s_mouth_is_not_struck_by_another_pocket_s_pulse() -> None:
+    facts, _ = _tapped_in_under_the_cue("FR")
+    assert all(shot["pocketed"] != [{"ball": "cue", "pocket": "SL"}] for shot in facts)
+
+
 def test_a_ball_that_never_moved_hidden_beside_an_arm_at_the_end_did_not_leave_the_table() -> None:
     detector = ShotDetector(CAL, ("cue", 3))
     red = (600.0, 300.0)
