@@ -215,6 +215,19 @@ def strike_time(cue: Path, hidden_since: float | None = None) -> float | None:
     return float(max(cue.t[first] - back, earliest))
 
 
+def swapped_at(a: NDArray[np.float64], b: NDArray[np.float64]) -> int | None:
+    """The last sample before two tracks (positions at the same times) swapped balls: where
+    carrying each on as the other makes both paths smoother by more than a ball's radius
+    (each jumped onto the other's line); None if nowhere."""
+    kept = np.hypot(*(a[1:] - a[:-1]).T) + np.hypot(*(b[1:] - b[:-1]).T)
+    crossed = np.hypot(*(a[1:] - b[:-1]).T) + np.hypot(*(b[1:] - a[:-1]).T)
+    gain = kept - crossed
+    if not len(gain):
+        return None
+    best = int(np.argmax(gain))
+    return best if gain[best] > BALL_RADIUS_MM else None
+
+
 def put_down_by_hand(cue: Path) -> bool:
     """Whether the cue ball was put down rather than struck: seen again off its spot after
     it was out of sight there (in a hand), and from then on never a ball's radius from where

@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import takewhile
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
@@ -31,6 +32,7 @@ from vision.events import (
     put_down_by_hand,
     stayed_on_the_table,
     strike_time,
+    swapped_at,
 )
 from vision.exposure import Exposure, Light
 from vision.fusion import PULSE_MATCH_S, fuse_pulses
@@ -133,7 +135,7 @@ class ShotDetector:
         ) or t - self._shot[0].t > MAX_SHOT_S
         if not over:
             return []
-        self._shot_keys.update(self.tracker.rename_by_roll())
+        self._rename(self.tracker.rename_by_roll())
         self.tracker.settle(t, planes, after_shot=True)
         facts = self._facts()
         self.tracker.forget_gone()
@@ -146,7 +148,7 @@ class ShotDetector:
         """The facts of a shot still going on when the frames end (from the last frame)."""
         if self._shot is None:
             return []
-        self._shot_keys.update(self.tracker.rename_by_roll())
+        self._rename(self.tracker.rename_by_roll())
         if planes is not None and self._exposure is not None:
             self.tracker.settle(self._last_t, self._exposure.apply(planes), after_shot=True)
         facts = self._facts()
@@ -264,6 +266,44 @@ class ShotDetector:
         return True
 
     # -- facts ---------------------------------------------------------------------------------
+
+    def _rename(self, renamed: dict[int, BallKey]) -> None:
+        """Name the shot's tracks as the tracker renamed them by their rolls at its end.
+
+        Two look-alikes renamed each as the other swapped balls somewhere: where they passed
+        or met, a track jumping to the other's ball. Before that each was the ball it was
+        named (fresh 7's 213: the cue ball and the 10 swapped after they met, 0.6 s after
+        the cue ball's first contact, seen on the cue ball's track only if the swap is put
+        there). Found in the shot, the swap is undone; else the whole track is renamed.
+        """
+        shot, keys, starts = self._shot, self._shot_keys, self._shot_start
+        assert shot is not None
+        for a, name in renamed.items():
+            b = next((tid for tid, key in keys.items() if key == name and tid != a), None)
+            if b is None or a > b or renamed.get(b) != keys.get(a):
+                continue
+            pa, pb = self._positions_of(a), self._positions_of(b)
+            swap = swapped_at(pa, pb) if pa is not None and pb is not None else None
+            if swap is None or a not in starts or b not in starts:
+                continue
+            for i in range(swap + 1):
+                seen = shot[i].positions
+                shot[i] = replace(shot[i], positions={**seen, a: seen.get(b), b: seen.get(a)})
+            starts[a], starts[b] = starts[b], starts[a]
+        keys.update(renamed)
+
+    def _positions_of(self, tid: int) -> NDArray[np.float64] | None:
+        """A track's positions through the shot, the last seen carried over frames it was
+        not (None: never seen)."""
+        assert self._shot is not None
+        last = self._shot_start.get(tid)
+        xy = []
+        for obs in self._shot:
+            last = obs.positions.get(tid) or last
+            xy.append(last)
+        if any(p is None for p in xy):
+            return None
+        return np.asarray(xy, dtype=np.float64)
 
     def _paths(self, shot: list[Observation]) -> dict[int, Path]:
         times = np.array([o.t for o in shot])

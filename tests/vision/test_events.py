@@ -18,6 +18,7 @@ from vision.events import (
     put_down_by_hand,
     stayed_on_the_table,
     strike_time,
+    swapped_at,
 )
 from vision.geometry import BALL_RADIUS_MM, Table
 
@@ -973,3 +974,27 @@ def test_a_ball_sent_off_a_cushion_by_the_ball_leaving_it_touched_the_cushion() 
     cue_path = Path("cue", times, np.array(cue), seen, cue[0])
     events = cushion_contacts(four_path, TABLE, 20.348, others=[cue_path])
     assert [e.rail for e in events] == ["head"]
+
+
+def _rolling(start: tuple[float, float], velocity: tuple[float, float], n: int) -> F64:
+    return np.asarray(start, dtype=np.float64) + np.outer(np.arange(n) / 60.0, velocity)
+
+
+def test_two_tracks_that_swapped_balls_passing_are_found_swapped_where_they_jumped() -> None:
+    # Fresh 7's 213: the cue ball and the 10 passed 87 mm apart; each track jumped to the
+    # other ball (one frame out of sight before) and kept it.
+    cue = _rolling((200.0, 1150.0), (-600.0, 0.0), 40)
+    ten = _rolling((140.0, 1240.0), (300.0, -400.0), 40)
+    track_a = np.vstack([cue[:21], ten[21:]])
+    track_b = np.vstack([ten[:21], cue[21:]])
+    assert swapped_at(track_a, track_b) == 20
+
+
+def test_two_balls_that_met_and_parted_each_on_its_own_track_were_not_swapped() -> None:
+    # A full hit: the cue ball stops dead, the object ball goes on at its speed.
+    cue = _rolling((500.0, 600.0), (2000.0, 0.0), 40)
+    cue[20:] = cue[19]
+    met = (cue[19, 0] + 2 * BALL_RADIUS_MM, 600.0)
+    ball = np.vstack([np.full((20, 2), met), _rolling(met, (2000.0, 0.0), 20)])
+    assert swapped_at(cue, ball) is None
+    assert swapped_at(cue[:1], ball[:1]) is None
