@@ -653,12 +653,15 @@ class Tracker:
                     and track.missing_since < track.reached_at
                     else None
                 )
-                # Rolling, an object ball goes no faster, off a cushion too, unless a ball
-                # hits it: lost in motion (under an arm), it is as far on as that takes it,
-                # however long it was out of sight.
+                # Rolling, a ball goes no faster, off a cushion too, unless a ball hits it:
+                # lost in motion (under an arm, the cue ball under the cue it came back to),
+                # it is as far on as that takes it, however long it was out of sight. (Only
+                # once it has been out of sight a while, for the cue ball: lost as it meets a
+                # ball, its last step is the two balls' blob's, no measure of its way on.)
                 rolling = (
                     track.speed > 0
-                    and track.key not in (None, "cue")
+                    and track.key is not None
+                    and (track.key != "cue" or dt > MISSING_REACH_S)
                     and not at_a_pocket
                     and not self._may_be_hit(track, t)
                 )

@@ -596,6 +596,27 @@ def test_an_object_ball_lost_rolling_under_an_arm_is_found_again_where_it_rolls_
     assert out_for >= 20
 
 
+def test_the_cue_ball_lost_rolling_under_an_arm_is_found_again_where_it_rolls_out() -> None:
+    # Fresh 7's 201: the cue ball came back off a cushion under the cue and arm it was
+    # struck with and rolled out 0.7 s later; as any ball, it is as far on as its speed takes
+    # it, however long it was out of sight.
+    spot, arm = (1300.0, 1000.0), (1300.0, 700.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    cushion = BALL_RADIUS_MM
+    t, out_for = 0.0, 0
+    for i in range(90):
+        x, y = spot[0], spot[1] - 25.0 * max(i - 10, 0)
+        if y < cushion:
+            back = (cushion - y) / 25.0
+            x, y = spot[0] + 18.0 * back, cushion + 10.0 * back
+        tracker.update(t, frame({(x, y): WHITE, (2000.0, 300.0): RED}, arm=arm))
+        t += 1 / 60
+        out_for = out_for + 1 if x > arm[0] + 4 * BALL_RADIUS_MM else 0
+        if out_for >= 5:
+            assert ball_at(tracker, "cue") == pytest.approx((x, y), abs=15.0), f"frame {i}"
+    assert out_for >= 20
+
+
 def test_a_coloured_ball_lost_in_motion_is_not_found_again_in_a_dark_patch() -> None:
     # The 2, struck by the cue ball, rolls towards a dark patch (a pocket's shaded rim, a
     # black sleeve) and goes out of sight beside it: darkness alone shows only the 8 (or a
