@@ -112,6 +112,8 @@ JAW_REBOUND = 1.5
 LINE_KEPT_SHARE = 0.5
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
+STRUCK_DISTANCE_WEIGHT = 0.1  # a struck cue ball's distance from its spot says little
+FIRST_STEPS_S = 0.05  # a struck cue ball's first moments off its spot
 MAX_COLOUR_GAP = 22.0
 # A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
 # a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
@@ -175,6 +177,7 @@ class Track:
     cloth_coloured: bool = False  # its colour, at some brightness, is nearly the cloth's
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
+    left_at: float | None = None  # first found off its spot since it rested then
 
     def predicted(self, t: float) -> NDArray[np.float64]:
         return self.xy + self.velocity * (t - self.t)
@@ -622,6 +625,8 @@ class Tracker:
             if resting and len(found)
             else np.zeros(len(found), bool)
         )
+        # What a struck cue ball's track followed off its spot, if it was the cue.
+        followed = {tid: self._followed_the_cue(self.tracks[tid], found, t) for tid in candidates}
         pairs: list[tuple[int, int]] = []
         anchored: set[int] = set()  # object balls at rest that no ball in motion could reach
         if candidates and len(found):
@@ -726,7 +731,14 @@ class Tracker:
                 )
                 if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
-                cost[row] = np.where(allowed, dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
+                tip = followed[tid]
+                if tip is not None:
+                    allowed &= ~tip
+                # Struck, the cue ball may be anywhere along its way by the next frame: there
+                # its colour tells it from the cue's tip following through over its spot
+                # (fresh 6's 177), not its nearness to the spot.
+                weight = STRUCK_DISTANCE_WEIGHT if struck_unseen else 1.0
+                cost[row] = np.where(allowed, weight * dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
         matched_tracks = set()
         matched_found = set()
@@ -745,6 +757,8 @@ class Tracker:
                 xy = track.rest_xy
             if not self._in_play(track):  # seen on its spot, or again after lost there
                 track.hidden_at_rest = track.missing_since
+                if track.rest_xy is not None and np.hypot(*(xy - track.rest_xy)) > MOVED_MM:
+                    track.left_at = t
             # (Its top speed is kept through a time out of sight: a step back into sight
             # from the jaws is no measure of its pace.)
             if track.speed >= track.top_speed or track.t - track.top_speed_t > MOTION_LOOKBACK_S:
@@ -956,6 +970,7 @@ class Tracker:
         """A ball found at rest where `track.xy` is, as `disc` and looking like `look`."""
         track.t, track.rest_xy = t, track.xy.copy()
         track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
+        track.left_at = None
         track.seen, track.missing_since = True, None
         # Only what it looks like now: tracks can swap in a crowd, so a look from before this
         # rest may belong to another ball. A ball in a cluster is looked at too (its middle
@@ -1368,6 +1383,46 @@ class Tracker:
                     chain.append(other)
                     todo.append(other)
         return chain
+
+    def _followed_the_cue(
+        self, track: Track, found: NDArray[np.float64], t: float
+    ) -> NDArray[np.bool_] | None:
+        """Which detections carry on what the cue ball's track followed off its spot, when
+        that was the cue, not the ball; None when it was the ball.
+
+        Struck, the cue ball goes on away from its spot until it meets something; the cue's
+        tip, following through over the spot, stops and draws back. A track that turns back
+        towards the spot in its first moments, with no cushion or ball ahead to turn it,
+        followed the tip (fresh 7's 218: the cue ball, struck along a cushion, unseen in its
+        first frame, the tip seen 300 mm behind it): it is put back on its spot, struck and
+        out of sight, to be found anywhere it can have gone but on the tip."""
+        rest = track.rest_xy
+        if (
+            track.key != "cue"
+            or rest is None
+            or track.left_at is None
+            or t - track.left_at > FIRST_STEPS_S
+            or track.missing_since is not None
+            or not len(found)
+        ):
+            return None
+        gone = float(np.hypot(*(track.xy - rest)))
+        if gone <= MOVED_MM:
+            return None
+        heading = (track.xy - rest) / gone
+        on_it = np.hypot(*(found - track.xy).T) < BALL_RADIUS_MM
+        back = (found - rest) @ heading < gone - MOVED_MM
+        if not (on_it & back).any() or (on_it & ~back).any():
+            return None
+        # (On its way as fast as a ball goes: a cushion there, or a ball it would meet.)
+        ahead = track.xy + heading * (TURN_BACK_REACH_SPEED_MM_S * (t - track.t) + BALL_RADIUS_MM)
+        others = np.array([o.xy for o in self.tracks.values() if o is not track]).reshape(-1, 2)
+        if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0) or np.any(
+            point_segment_distance(others, track.xy, ahead) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+        ):
+            return None
+        track.xy, track.velocity = rest.copy(), np.zeros(2)
+        return np.asarray(on_it)
 
     def _behind(self, track: Track, found: NDArray[np.float64], t: float) -> NDArray[np.bool_]:
         """Which detections lie behind a ball rolling on in plain sight with nothing near

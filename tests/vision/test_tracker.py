@@ -916,3 +916,45 @@ def test_a_patch_of_cloth_only_just_brighter_than_the_model_is_not_taken_for_a_b
     tracker = Tracker(CALIBRATION, ("cue", 6))
     tracker.update(0.0, frame(balls))
     assert ball_at(tracker, 6) == pytest.approx((1900.0, 300.0), abs=8.0)
+
+
+MAPLE = (195, 220, 235)  # a cue's tip and ferrule: pale, but not the cue ball's white
+
+
+def _strike(tip_at: list[float], ball_seen_from: int) -> tuple[Tracker, float]:
+    """The cue ball struck at 4 m/s towards the head from (1500, 640), first seen off its
+    spot `ball_seen_from` frames after the strike; the cue's tip seen at x = `tip_at[i]` in
+    the frames after it (NaN: not seen). The tracker, and where the cue ball is at the end."""
+    spot = (1500.0, 640.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    red = {(600.0, 1000.0): RED}
+    t, x = 0.0, spot[0]
+    for _ in range(20):
+        tracker.update(t, frame({spot: WHITE, **red}))
+        t += 1 / 60
+    for i, tip in enumerate(tip_at):
+        x = spot[0] - 4000.0 * (i + 1) / 60
+        balls = dict(red)
+        if i >= ball_seen_from:
+            balls[(x, spot[1])] = WHITE
+        if not np.isnan(tip):
+            balls[(tip, spot[1])] = MAPLE
+        tracker.update(t, frame(balls))
+        t += 1 / 60
+    return tracker, x
+
+
+def test_a_struck_cue_ball_is_told_from_the_cue_s_tip_following_through_by_its_colour() -> None:
+    # Fresh 6's 177: the tip came onto the cue ball's spot (17 mm behind it) in the frame
+    # the ball left it, nearer the spot than the ball itself, 68 mm on.
+    tip = [1517.0, 1497.0, 1487.0, 1473.0, 1465.0, 1460.0, 1458.0, 1458.0]
+    tracker, x = _strike(tip, ball_seen_from=0)
+    assert ball_at(tracker, "cue") == pytest.approx((x, 640.0), abs=15.0)
+
+
+def test_a_cue_ball_track_that_turns_back_on_its_spot_followed_the_tip_not_the_ball() -> None:
+    # Fresh 7's 218: struck unseen, the tip seen 300 mm behind the cue ball's spot in its
+    # first frame off it, drawing back; the ball itself seen only a frame later, ahead.
+    tip = [np.nan, 1800.0, 1790.0, 1779.0, 1767.0, 1760.0, 1755.0, 1752.0]
+    tracker, x = _strike(tip, ball_seen_from=2)
+    assert ball_at(tracker, "cue") == pytest.approx((x, 640.0), abs=15.0)
