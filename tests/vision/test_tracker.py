@@ -572,12 +572,16 @@ def test_an_object_ball_hit_while_out_of_sight_is_found_again_where_it_rolls() -
     assert ball_at(tracker, 3) == pytest.approx((x, spot[1]), abs=15.0)
 
 
-def test_an_object_ball_lost_rolling_under_an_arm_is_found_again_where_it_rolls_out() -> None:
+@pytest.mark.parametrize("rolling", ["3", "cue"])
+def test_a_ball_lost_rolling_under_an_arm_is_found_again_where_it_rolls_out(
+    rolling: object,
+) -> None:
     # The 3, struck at 1.5 m/s towards the side cushion, rolls under a player's arm reaching
     # in from that side and comes off the cushion with running side, out from under the
     # arm's edge more than half a second later, far from where it went out of sight:
     # rolling, it is as far on as its speed takes it. (Clear of the side pocket: headed into
-    # its mouth, it would have dropped.)
+    # its mouth, it would have dropped.) So does the cue ball struck there itself (fresh 7's
+    # 201: it came back off a cushion under the cue and arm it was struck with).
     spot, arm = (900.0, 1000.0), (900.0, 700.0)
     tracker = Tracker(CALIBRATION, ("cue", 3))
     cushion = BALL_RADIUS_MM
@@ -587,33 +591,16 @@ def test_an_object_ball_lost_rolling_under_an_arm_is_found_again_where_it_rolls_
         if y < cushion:
             back = (cushion - y) / 25.0  # frames since it met the cushion
             x, y = spot[0] + 18.0 * back, cushion + 10.0 * back
-        balls = {stun_shot(spot, (0.0, -25.0), i, 10): WHITE, (x, y): RED}
+        if rolling == "3":
+            balls = {stun_shot(spot, (0.0, -25.0), i, 10): WHITE, (x, y): RED}
+        else:
+            balls = {(x, y): WHITE, (2000.0, 300.0): RED}
         tracker.update(t, frame(balls, arm=arm))
         t += 1 / 60
         out_for = out_for + 1 if x > arm[0] + 4 * BALL_RADIUS_MM else 0
         if out_for >= 5:
-            assert ball_at(tracker, 3) == pytest.approx((x, y), abs=15.0), f"frame {i}"
-    assert out_for >= 20
-
-
-def test_the_cue_ball_lost_rolling_under_an_arm_is_found_again_where_it_rolls_out() -> None:
-    # Fresh 7's 201: the cue ball came back off a cushion under the cue and arm it was
-    # struck with and rolled out 0.7 s later; as any ball, it is as far on as its speed takes
-    # it, however long it was out of sight.
-    spot, arm = (1300.0, 1000.0), (1300.0, 700.0)
-    tracker = Tracker(CALIBRATION, ("cue", 3))
-    cushion = BALL_RADIUS_MM
-    t, out_for = 0.0, 0
-    for i in range(90):
-        x, y = spot[0], spot[1] - 25.0 * max(i - 10, 0)
-        if y < cushion:
-            back = (cushion - y) / 25.0
-            x, y = spot[0] + 18.0 * back, cushion + 10.0 * back
-        tracker.update(t, frame({(x, y): WHITE, (2000.0, 300.0): RED}, arm=arm))
-        t += 1 / 60
-        out_for = out_for + 1 if x > arm[0] + 4 * BALL_RADIUS_MM else 0
-        if out_for >= 5:
-            assert ball_at(tracker, "cue") == pytest.approx((x, y), abs=15.0), f"frame {i}"
+            key = 3 if rolling == "3" else "cue"
+            assert ball_at(tracker, key) == pytest.approx((x, y), abs=15.0), f"frame {i}"
     assert out_for >= 20
 
 
