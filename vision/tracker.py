@@ -663,11 +663,14 @@ class Tracker:
                 # it is as far on as that takes it, however long it was out of sight. (Only
                 # once it has been out of sight a while, for the cue ball: lost as it meets a
                 # ball, its last step is the two balls' blob's, no measure of its way on.)
+                # (Lost going into a cushion at its touching line, it may have jumped it: not
+                # looked for far and wide; the shot's end tells whether it left the table.)
                 rolling = (
                     track.speed > 0
                     and track.key is not None
                     and (track.key != "cue" or dt > MISSING_REACH_S)
                     and not at_a_pocket
+                    and self._cushion_ahead(track)[0] * track.speed >= BALL_RADIUS_MM
                     and not self._may_be_hit(track, t)
                 )
                 far = may_have_moved and (
@@ -1402,6 +1405,11 @@ class Tracker:
             or rest is None
             or track.left_at is None
             or t - track.left_at > FIRST_STEPS_S
+            # (Out of sight long before it was seen off its spot, it came from anywhere.)
+            or (
+                track.hidden_at_rest is not None
+                and track.left_at - track.hidden_at_rest > FIRST_STEPS_S
+            )
             or track.missing_since is not None
             or not len(found)
         ):
