@@ -15,7 +15,6 @@ from itertools import takewhile
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
@@ -282,28 +281,17 @@ class ShotDetector:
             b = next((tid for tid, key in keys.items() if key == name and tid != a), None)
             if b is None or a > b or renamed.get(b) != keys.get(a):
                 continue
-            pa, pb = self._positions_of(a), self._positions_of(b)
-            swap = swapped_at(pa, pb) if pa is not None and pb is not None else None
-            if swap is None or a not in starts or b not in starts:
+            paths = self._paths(shot)
+            if a not in paths or b not in paths:
+                continue
+            swap = swapped_at(paths[a].xy, paths[b].xy)
+            if swap is None:
                 continue
             for i in range(swap + 1):
                 seen = shot[i].positions
                 shot[i] = replace(shot[i], positions={**seen, a: seen.get(b), b: seen.get(a)})
             starts[a], starts[b] = starts[b], starts[a]
         keys.update(renamed)
-
-    def _positions_of(self, tid: int) -> NDArray[np.float64] | None:
-        """A track's positions through the shot, the last seen carried over frames it was
-        not (None: never seen)."""
-        assert self._shot is not None
-        last = self._shot_start.get(tid)
-        xy = []
-        for obs in self._shot:
-            last = obs.positions.get(tid) or last
-            xy.append(last)
-        if any(p is None for p in xy):
-            return None
-        return np.asarray(xy, dtype=np.float64)
 
     def _paths(self, shot: list[Observation]) -> dict[int, Path]:
         times = np.array([o.t for o in shot])

@@ -665,12 +665,13 @@ class Tracker:
                 # ball, its last step is the two balls' blob's, no measure of its way on.)
                 # (Lost going into a cushion at its touching line, it may have jumped it: not
                 # looked for far and wide; the shot's end tells whether it left the table.)
+                to_cushion = self._cushion_ahead(track)[0]
                 rolling = (
                     track.speed > 0
                     and track.key is not None
                     and (track.key != "cue" or dt > MISSING_REACH_S)
                     and not at_a_pocket
-                    and self._cushion_ahead(track)[0] * track.speed >= BALL_RADIUS_MM
+                    and to_cushion * track.speed >= BALL_RADIUS_MM
                     and not self._may_be_hit(track, t)
                 )
                 far = may_have_moved and (
@@ -683,9 +684,7 @@ class Tracker:
                 # Rolling, until it can have reached a cushion it is on its line (if its line
                 # is known: a step measured across a bounce is short for its pace).
                 on_its_line = (
-                    rolling
-                    and dt < self._cushion_ahead(track)[0]
-                    and track.speed >= LINE_KEPT_SHARE * track.pace_in
+                    rolling and dt < to_cushion and track.speed >= LINE_KEPT_SHARE * track.pace_in
                 )
                 if at_a_pocket:
                     # Out of the mouth it is in sight again: only its way out went unseen.
