@@ -372,6 +372,12 @@ class Tracker:
             x, y, w, h = cv2.boundingRect(contour)
             box = (x, y, x + w, y + h)
             colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, box)
+            # Only this region's own pixels: another region may lie in its box (beside an
+            # arm reaching in on a slant), and a ball found in both would be two balls there.
+            own = np.zeros((h, w), np.uint8)
+            cv2.drawContours(own, [contour], -1, (1,), -1, offset=(-x, -y))
+            colour *= own
+            dark *= own
             found = detect(
                 colour,
                 dark,

@@ -945,3 +945,24 @@ def test_a_cue_ball_track_that_turns_back_on_its_spot_followed_the_tip_not_the_b
     tip = [np.nan, 1800.0, 1790.0, 1779.0, 1767.0, 1760.0, 1755.0, 1752.0]
     tracker, x = _strike(tip, ball_seen_from=2)
     assert ball_at(tracker, "cue") == pytest.approx((x, 640.0), abs=15.0)
+
+
+def test_a_ball_beside_an_arm_on_a_slant_is_found_once() -> None:
+    # An arm reaches in on a slant: its patch of change spans a box that holds the 3, rolling
+    # clear of it. Found in its own patch and again in the arm's box, the 3 would be two
+    # balls in one place, and two tracks could each take one of them (a cue ball lost in a
+    # pocket took a rolling 7's double so, far across the table, and left the table there).
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    tracker.update(0.0, frame({(1800.0, 900.0): WHITE, (600.0, 300.0): RED}))
+    image = picture({(1800.0, 900.0): WHITE, (1250.0, 1150.0): RED})
+    elbow, hand = CALIBRATION.to_image(np.array([[200.0, 1300.0], [1400.0, 700.0]]))
+    width = 3 * round(CALIBRATION.ball_radius_px())
+    cv2.line(image, tuple(np.round(elbow).astype(int)), tuple(np.round(hand).astype(int)),
+             drawn.SKIN, width, cv2.LINE_AA)  # fmt: skip
+    planes = Planes.from_bgr(image)
+    y_half = planes.y_half()
+    changed = tracker._changes(y_half, planes)
+    assert changed is not None
+    _, found = tracker._detect_in(1 / 60, changed, planes, y_half)
+    near_the_3 = np.hypot(*(found - (1250.0, 1150.0)).T) < 2 * BALL_RADIUS_MM
+    assert np.sum(near_the_3) == 1, found
