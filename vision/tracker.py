@@ -178,6 +178,8 @@ class Track:
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
     left_at: float | None = None  # first found off its spot since it rested then
+    # Found at the last rest: the reference frame shows it on its spot.
+    in_reference: bool = True
 
     def predicted(self, t: float) -> NDArray[np.float64]:
         return self.xy + self.velocity * (t - self.t)
@@ -305,6 +307,16 @@ class Tracker:
                 continue
             if np.hypot(*(track.xy - track.rest_xy)) > HALF_HIDDEN_OFF_MM:
                 continue  # it was lost in motion: its spot now shows the cloth
+            if (
+                track.faint
+                and track.in_reference
+                and track.reached_at is not None
+                and track.missing_since >= track.reached_at
+            ):
+                # A ball of nearly the cloth's colour lost as a ball reached it (hit) leaves
+                # its spot looking much as it did with it there: only finding it tells. (One
+                # not found at the last rest was not there to leave as far as sight goes.)
+                continue
             if mask is None or not self._in_mask(track.rest_xy, mask):
                 track.xy = track.rest_xy
                 track.missing_since = None
@@ -910,7 +922,7 @@ class Tracker:
             if tid not in matched.values():
                 track = self.tracks[tid]
                 track.missing_since = track.missing_since if track.missing_since is not None else t
-                track.velocity = np.zeros(2)
+                track.velocity, track.in_reference = np.zeros(2), False
                 # At rest, its spot in plain sight and changed: a hand took it, and the cloth
                 # seen there now is no sign of it coming back.
                 if (
@@ -978,7 +990,7 @@ class Tracker:
         """A ball found at rest where `track.xy` is, as `disc` and looking like `look`."""
         track.t, track.rest_xy = t, track.xy.copy()
         track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
-        track.left_at = None
+        track.left_at, track.in_reference = None, True
         track.seen, track.missing_since = True, None
         # Only what it looks like now: tracks can swap in a crowd, so a look from before this
         # rest may belong to another ball. A ball in a cluster is looked at too (its middle

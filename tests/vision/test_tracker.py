@@ -966,3 +966,30 @@ def test_a_ball_beside_an_arm_on_a_slant_is_found_once() -> None:
     _, found = tracker._detect_in(1 / 60, changed, planes, y_half)
     near_the_3 = np.hypot(*(found - (1250.0, 1150.0)).T) < 2 * BALL_RADIUS_MM
     assert np.sum(near_the_3) == 1, found
+
+
+def test_a_hit_ball_of_the_cloths_colour_is_not_put_back_by_its_spot_looking_bare() -> None:
+    # The green 6 on green cloth, hit as the cue passes over its spot, goes out of sight there;
+    # its spot then looks much as it did with the 6 on it (fresh 5's 161: a blue 2 on blue
+    # cloth, never seen again, so never hit). Only finding it there puts it back; a ball of
+    # a colour of its own is back once its spot looks as it did.
+    six = (34, 100, 25)  # BGR; the cloth is (40, 120, 30)
+    tracker = Tracker(CALIBRATION, ("cue", 3, 6))
+    tracker.update(0.0, frame({(1500.0, 640.0): WHITE, (600.0, 300.0): RED, (900.0, 600.0): six}))
+    three, green = (next(tr for tr in tracker.tracks.values() if tr.key == k) for k in (3, 6))
+    assert green.faint and not three.faint
+    for track in (three, green):
+        track.missing_since = track.reached_at = 0.5
+    tracker._reveal_unchanged(0.6, None)
+    assert three.missing_since is None
+    assert green.missing_since is not None
+    # Out of sight (under a bystander) before a ball reached it, or not found at the last
+    # rest, it was not seen leaving: its spot is as good a sign as any ball's.
+    green.missing_since = 0.4
+    tracker._reveal_unchanged(0.6, None)
+    assert green.missing_since is None
+    tracker.settle(0.7, frame({(1500.0, 640.0): WHITE, (600.0, 300.0): RED}), after_shot=True)
+    assert not green.in_reference  # the rest's frame shows its spot bare
+    green.missing_since = green.reached_at = 0.8
+    tracker._reveal_unchanged(0.9, None)
+    assert green.missing_since is None
