@@ -654,7 +654,7 @@ class Tracker:
             for row, tid in enumerate(candidates):
                 track = self.tracks[tid]
                 dt = max(t - track.t, 1e-3)
-                at_a_pocket = self.at_a_pocket(track) or self._lost_going_in(track, t)
+                at_a_pocket = self._went_into_a_mouth(track, t) or self._lost_going_in(track, t)
                 if self._dropped(track, t):
                     continue  # what comes there now is another ball
                 # A ball out of sight comes back where it went out of sight (from under an
@@ -1597,9 +1597,19 @@ class Tracker:
         reach_t, at = self._cushion_ahead(track)
         return reach_t <= t - track.t and self._in_a_mouth(at)
 
+    def _went_into_a_mouth(self, track: Track, t: float) -> bool:
+        """Lost in a pocket's mouth on its way: it dropped, or comes back out right there,
+        no faster than it went in. (One lost resting there, under the cue, may have been
+        struck out from under it to anywhere; not seen again soon, it went in.)"""
+        if not self.at_a_pocket(track):
+            return False
+        assert track.missing_since is not None
+        return track.moving or self._in_play(track) or t - track.missing_since > MISSING_REACH_S
+
     def _dropped(self, track: Track, t: float) -> bool:
-        """Lost in a pocket's mouth for longer than a ball rattles there: it went down."""
-        return self.at_a_pocket(track) and t - track.t > POCKET_RATTLE_S
+        """Lost in a pocket's mouth on its way, for longer than a ball rattles there: it
+        went down."""
+        return self._went_into_a_mouth(track, t) and t - track.t > POCKET_RATTLE_S
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""

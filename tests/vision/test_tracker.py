@@ -993,3 +993,20 @@ def test_a_hit_ball_of_the_cloths_colour_is_not_put_back_by_its_spot_looking_bar
     green.missing_since = green.reached_at = 0.8
     tracker._reveal_unchanged(0.9, None)
     assert green.missing_since is None
+
+
+def test_the_cue_ball_struck_from_beside_a_side_pocket_out_of_sight_is_followed() -> None:
+    # The cue ball rests a ball's width from the left side pocket's mouth; struck under the
+    # player's arm, it is out of sight for two frames and comes out 2.7 m/s away from the
+    # pocket. Lost at rest by the mouth, it did not go into the pocket (to come back out no
+    # faster than it went in): it is wherever the cue sent it (fresh 7's 214, followed
+    # nowhere for a whole shot).
+    spot, hit = np.array([1270.0, 100.0]), 10
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    for i in range(20):
+        cue = spot + np.array([45.0, 45.0]) * max(i - hit, 0)
+        arm = (1270.0, 100.0) if hit <= i < hit + 2 else None
+        tracker.update(
+            i / 60, frame({(float(cue[0]), float(cue[1])): WHITE, (600.0, 900.0): RED}, arm=arm)
+        )
+    assert np.hypot(*(ball_at(tracker, "cue") - cue)) < 10.0
