@@ -134,8 +134,19 @@ class Path:
         return bool(self._seen_away().any())
 
     def _seen_away(self) -> NDArray[np.bool_]:
+        """Where it was seen off its spot, but for a moment and back on it to stay (its
+        centre pulled by a ball passing close, or by a hand or a shadow over it): a ball
+        that was hit does not come back to stop on the spot it left."""
         away = np.linalg.norm(self.xy - np.asarray(self.start), axis=1) > MOVED_MM
-        return np.asarray(self.seen & away)
+        seen_away = self.seen & away
+        resting = np.nonzero(self.seen & ~away)[0]
+        steps, spans = np.diff(resting), np.diff(self.t[resting])
+        for i in np.nonzero((steps > 1) & (spans <= SPOT_RETURN_S))[0]:
+            left, back = int(resting[i]), int(resting[i + 1])
+            stay = (self.t > self.t[back]) & (self.t <= self.t[back] + SPOT_STAY_S)
+            if int(stay.sum()) >= 2 and bool((self.seen & ~away)[stay].all()):
+                seen_away[left + 1 : back] = False
+        return np.asarray(seen_away)
 
     def last_seen(self) -> int | None:
         hits = np.nonzero(self.seen)[0]

@@ -394,7 +394,11 @@ class ShotDetector:
             p.t[i] for p in paths.values() if (i := p.last_seen()) is not None and i < len(shot) - 1
         ]
         t_end = max([self._end_time(shot), *(e.t for e in events), *lost])
-        if t_end <= seen_start and not events:
+        # Nothing touched or dropped, and nothing off its spot but for a moment (a ball's
+        # centre pulled by a hand or a shadow going over it): no shot.
+        if not events and (
+            t_end <= seen_start or not any(p.left_its_spot() for p in paths.values())
+        ):
             self._shots -= 1
             return None
         pocketed = [{"ball": e.balls[0], "pocket": e.pocket} for e in events if e.type == "pocket"]

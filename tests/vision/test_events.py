@@ -137,6 +137,21 @@ def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> No
     assert [k for _, k in found] == [1]
 
 
+def test_a_ball_seen_off_its_spot_for_a_moment_as_the_cue_ball_creeps_by_was_not_hit() -> None:
+    # Fresh 8's 231: the cue ball creeps past the 1 a millimetre wider than touching; just
+    # after, the 1's centre is pulled 15 mm off its spot for three frames (a shadow, a hand)
+    # and is back on it for good. A ball that was hit does not come back to its spot.
+    times = np.arange(0, 2, 1 / FPS)
+    cue = straight("cue", (500.0, 300.0), (300.0, 0.0), 0.1, times)
+    spot = (800.0, 300.0 + 2 * BALL_RADIUS_MM + 1.0)
+    xy = np.tile(spot, (len(times), 1))
+    xy[(times > 1.19) & (times < 1.25)] += (-6.0, -14.0)
+    one = Path(1, times, xy, np.ones(len(times), bool), spot)
+    assert not one.left_its_spot()
+    found, _ = first_contacts(cue, [one], 0.1)
+    assert found == []
+
+
 def test_a_ball_the_path_passed_on_its_way_to_a_cushion_is_hit_when_it_comes_back() -> None:
     # Fresh 6's 186: the cue ball passes the 3 a millimetre wider than touching on its way to
     # the cushion, comes back off it and hits the 3 full.
