@@ -384,12 +384,6 @@ class Tracker:
             x, y, w, h = cv2.boundingRect(contour)
             box = (x, y, x + w, y + h)
             colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, box)
-            # Only this region's own pixels: another region may lie in its box (beside an
-            # arm reaching in on a slant), and a ball found in both would be two balls there.
-            own = np.zeros((h, w), np.uint8)
-            cv2.drawContours(own, [contour], -1, (1,), -1, offset=(-x, -y))
-            colour *= own
-            dark *= own
             found = detect(
                 colour,
                 dark,
@@ -418,6 +412,15 @@ class Tracker:
                 continue
             discs.extend(found.discs)
             occluders.extend(found.occluders)
+        # A region's box may hold another region's ball too (beside an arm reaching in on
+        # a slant): found in both, it is one ball, not two for two tracks to take. (Each box
+        # is searched whole: a ball whose change is at one side of it lies partly outside its
+        # region, and its middle is measured on the whole of it.)
+        discs = [
+            d
+            for i, d in enumerate(discs)
+            if all(math.hypot(d.x - e.x, d.y - e.y) >= self.radius_px for e in discs[:i])
+        ]
         kept, table_xy = self._not_openings(list(self._unclipped(discs)), planes, y_half, t)
         return Detections(tuple(kept), tuple(occluders)), table_xy
 
