@@ -138,13 +138,12 @@ class Path:
         centre pulled by a ball passing close, or by a hand or a shadow over it): a ball
         that was hit does not come back to stop on the spot it left."""
         away = np.linalg.norm(self.xy - np.asarray(self.start), axis=1) > MOVED_MM
-        seen_away = self.seen & away
-        resting = np.nonzero(self.seen & ~away)[0]
-        steps, spans = np.diff(resting), np.diff(self.t[resting])
-        for i in np.nonzero((steps > 1) & (spans <= SPOT_RETURN_S))[0]:
-            left, back = int(resting[i]), int(resting[i + 1])
-            stay = (self.t > self.t[back]) & (self.t <= self.t[back] + SPOT_STAY_S)
-            if int(stay.sum()) >= 2 and bool((self.seen & ~away)[stay].all()):
+        seen_away, resting = self.seen & away, self.seen & ~away
+        # (Only gaps between sightings on the spot short enough to be a moment are judged.)
+        on_spot = np.nonzero(resting)[0]
+        short = (np.diff(on_spot) > 1) & (np.diff(self.t[on_spot]) <= SPOT_RETURN_S)
+        for left, back in zip(on_spot[:-1][short], on_spot[1:][short], strict=True):
+            if _off_its_spot_for_a_moment(int(left) + 1, resting, self.t):
                 seen_away[left + 1 : back] = False
         return np.asarray(seen_away)
 
