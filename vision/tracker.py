@@ -523,9 +523,10 @@ class Tracker:
         if not detections.occluders:
             return detections, found
         for track in self.tracks.values():
+            # (Moving as last seen going: two bumps on one coarse pixel are no stop.)
             if (
                 track.key != "cue"
-                or not track.moving
+                or track.pace_in <= REST_SPEED_MM_S
                 or track.colour is None
                 or t - track.t > MISSING_REACH_S
                 or self.at_a_pocket(track)
