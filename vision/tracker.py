@@ -1217,9 +1217,34 @@ class Tracker:
             and track.moving
             and not self._in_a_mouth(track.xy)
             and self._cushion_ahead(track)[0] > track.missing_since - track.t
-            and t - track.missing_since < track.speed / LONGEST_ROLL_DECELERATION_MM_S2
+            and t - track.missing_since < self._hidden_rolling_for(track)
             for track in self.tracks.values()
         )
+
+    def _hidden_rolling_for(self, track: Track) -> float:
+        """How long a ball lost in motion may roll on out of sight: until it comes out from
+        under what is over the table on its line, or stops under it (0: its line runs under
+        nothing). (A ball is never so fast that it stays hidden under a hand-wide patch for
+        long: one thought to be that fast has had its step measured across two balls.)"""
+        speed = track.speed
+        a = LONGEST_ROLL_DECELERATION_MM_S2
+        roll_mm = speed * speed / (2 * a)
+        heading = track.velocity / max(speed, 1e-9)
+        table = self.calibration.table
+        low = np.array([BALL_RADIUS_MM, BALL_RADIUS_MM])
+        span = np.array([table.length, table.width]) - 2 * BALL_RADIUS_MM
+        entered = False
+        for s in np.arange(0.0, roll_mm + BALL_RADIUS_MM, BALL_RADIUS_MM):
+            # Along its line, and back off the cushions it meets.
+            run = np.mod(track.xy + heading * s - low, 2 * span)
+            at = low + np.where(run > span, 2 * span - run, run)
+            covered = self._covered(self._pixel(at), self._occluders)
+            if covered:
+                entered = True
+            elif entered:
+                # Out from under it after rolling s: s = v·t − a·t²/2.
+                return float((speed - math.sqrt(max(speed * speed - 2 * a * s, 0.0))) / a)
+        return speed / a if entered else 0.0
 
     def by_an_arm(self, track: Track) -> bool:
         """Whether a ball where `track` is would be under or against an arm, a hand or a cue

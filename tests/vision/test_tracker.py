@@ -1035,3 +1035,26 @@ def test_the_cue_ball_struck_from_beside_a_side_pocket_out_of_sight_is_followed(
             i / 60, frame({(float(cue[0]), float(cue[1])): WHITE, (600.0, 900.0): RED}, arm=arm)
         )
     assert np.hypot(*(ball_at(tracker, "cue") - cue)) < 10.0
+
+
+def test_a_ball_lost_crossing_an_arm_rolls_out_of_sight_only_while_it_may_be_under_it() -> None:
+    # The cue ball rolls at 1 m/s across an arm reaching in (about a hand wide on its line)
+    # and is not seen again: rolling on, it would have come out the other side within a
+    # fifth of a second; it is not waited for the 2 s a ball at its speed may roll.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    arm = (1500.0, 800.0)
+    lost_at = None
+    for i in range(150):
+        t = i / 60
+        x = 1000.0 + 1000.0 * max(t - 0.2, 0.0)
+        shown = {(600.0, 300.0): RED}
+        if x < arm[0]:
+            shown[(x, 700.0)] = WHITE
+        tracker.update(t, frame(shown, arm=arm if t > 0.1 else None))
+        (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+        if lost_at is None and cue.missing_since is not None:
+            lost_at = t
+        if lost_at is not None and t - lost_at < 0.05:
+            assert tracker.rolling_out_of_sight(t)
+    assert lost_at is not None
+    assert not tracker.rolling_out_of_sight(lost_at + 0.5)
