@@ -33,6 +33,9 @@ STREAK_NOISE_MM = 4.0
 # A ball the cue ball struck leaves its spot within this, however thin the hit (a feathered
 # cut moves it a few millimetres in a few frames).
 STILL_AFTER_HIT_S = 0.15
+# ...and one seen off its spot later went the way the cue ball sent it, to within this (its
+# first step off, a few millimetres, measured to a millimetre or so).
+SENT_OFF_DEG = 15.0
 # Contacts closer than this to each other (in time) cannot be ordered: a split hit.
 SPLIT_HIT_S = 0.002
 # A cushion met this soon after the first contact may have been met before it (a few mm of
@@ -304,13 +307,50 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
 def _hit_time(cue: Path, ball: Path, reach: float, t_strike: float) -> float | None:
     """When the cue ball came within `reach` of where `ball` stood, and it did not stay on
     its spot well after: a ball that did only had the cue ball's path come near it (merged
-    with it in passing, or a few millimetres wide of it), which may come back to hit it."""
+    with it in passing, or a few millimetres wide of it), which may come back to hit it.
+    (Unless it went off its spot along the line of centres from there: a feathered cut
+    sends a ball off so slowly that it is seen off its spot only late.)"""
     start = np.asarray(ball.start)
     still = ball.still_until()
     when = _reach_time(cue, start, reach, t_strike)
-    while when is not None and still is not None and still > when + STILL_AFTER_HIT_S:
+    while (
+        when is not None
+        and still is not None
+        and still > when + STILL_AFTER_HIT_S
+        and not _sent_along_the_line_of_centres(cue, ball, when)
+    ):
         when = _reach_time(cue, start, reach, _out_of_reach_after(cue, start, reach, when))
     return when
+
+
+def _sent_along_the_line_of_centres(cue: Path, ball: Path, t: float) -> bool:
+    """Whether `ball` left its spot the way the cue ball, coming within reach of it at `t`,
+    could have sent it: along the line of centres at some point of the cue ball's way from
+    there to where it came nearest (a thin hit meets the ball there)."""
+    moved = ball.first_moved()
+    if moved is None or not ball.seen[moved]:
+        return False
+    start = np.asarray(ball.start)
+    gone = float(np.linalg.norm(ball.xy[moved] - start))
+    # Nothing speeds it up after the hit: it goes on no faster than it went off its spot.
+    later = np.nonzero(ball.seen & (ball.t >= ball.t[moved] + SPOT_STAY_S))[0]
+    if len(later):
+        span = float(ball.t[later[0]] - ball.t[moved])
+        pace = float(np.linalg.norm(ball.xy[later[0]] - ball.xy[moved])) / span
+        if pace * float(ball.t[moved] - t) > gone + MOVED_MM:
+            return False
+    away = (ball.xy[moved] - start) / max(gone, 1e-9)
+    frame = float(np.median(np.diff(cue.t))) if len(cue.t) > 1 else 0.0
+    nearest = math.inf
+    for when in t + frame * np.arange(0.0, 2.0, 0.1):
+        line = start - np.asarray(cue.at(float(when)))
+        gap = float(np.linalg.norm(line))
+        if gap > nearest:
+            break  # past its nearest: it would have met the ball by now
+        nearest = gap
+        if float(away @ line) / max(gap, 1e-9) >= math.cos(math.radians(SENT_OFF_DEG)):
+            return True
+    return False
 
 
 def _out_of_reach_after(cue: Path, target: F64, reach: float, t: float) -> float:

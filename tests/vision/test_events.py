@@ -137,6 +137,25 @@ def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> No
     assert [k for _, k in found] == [1]
 
 
+def test_a_ball_feathered_so_thin_it_is_seen_off_its_spot_only_late_was_hit() -> None:
+    # Fresh 9's 260: the cue ball at 3.5 m/s barely shaves the 3 (its line 2 mm inside
+    # touching); the 3 creeps off square to that line at 20 mm/s, slowing, and is 5 mm off
+    # its spot only 0.3 s later: it went the way the hit sends a ball, never faster.
+    times = np.arange(0, 1.5, 1 / FPS)
+    cue = straight("cue", (500.0, 300.0), (3500.0, 0.0), 0.1, times)
+    spot = (800.0, 300.0 + 2 * BALL_RADIUS_MM - 2.0)
+    passing = 0.1 + 300.0 / 3500.0
+    off = np.clip(times - passing, 0.0, None)
+    creep = 20.0 * off - 12.0 * off**2  # mm, until it stops
+    xy = np.column_stack([np.full(len(times), spot[0]), spot[1] + np.maximum.accumulate(creep)])
+    three = Path(3, times, xy, np.ones(len(times), bool), spot)
+    still = three.still_until()
+    assert still is not None and still > passing + 0.25
+    found, _ = first_contacts(cue, [three], 0.1)
+    assert [k for _, k in found] == [3]
+    assert found[0][0] == pytest.approx(passing, abs=2 / FPS)
+
+
 def test_a_ball_seen_off_its_spot_for_a_moment_as_the_cue_ball_creeps_by_was_not_hit() -> None:
     # Fresh 8's 231: the cue ball creeps past the 1 a millimetre wider than touching; just
     # after, the 1's centre is pulled 15 mm off its spot for three frames (a shadow, a hand)
