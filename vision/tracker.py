@@ -1233,13 +1233,13 @@ class Tracker:
         table = self.calibration.table
         low = np.array([BALL_RADIUS_MM, BALL_RADIUS_MM])
         span = np.array([table.length, table.width]) - 2 * BALL_RADIUS_MM
+        # Along its line a radius at a time, and back off the cushions it meets.
+        steps = np.arange(0.0, roll_mm + BALL_RADIUS_MM, BALL_RADIUS_MM)
+        run = np.mod(track.xy + heading * steps[:, None] - low, 2 * span)
+        pixels = self.calibration.to_image(low + np.where(run > span, 2 * span - run, run))
         entered = False
-        for s in np.arange(0.0, roll_mm + BALL_RADIUS_MM, BALL_RADIUS_MM):
-            # Along its line, and back off the cushions it meets.
-            run = np.mod(track.xy + heading * s - low, 2 * span)
-            at = low + np.where(run > span, 2 * span - run, run)
-            covered = self._covered(self._pixel(at), self._occluders)
-            if covered:
+        for s, pixel in zip(steps, pixels, strict=True):
+            if self._covered(pixel, self._occluders):
                 entered = True
             elif entered:
                 # Out from under it after rolling s: s = v·t − a·t²/2.
