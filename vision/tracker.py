@@ -170,6 +170,7 @@ class Track:
     rest_look: Look | None = None  # its look when last found at rest
     roll: Roll = field(default_factory=Roll)  # what its looks showed in motion since
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
+    colour_light: float = 1.0  # the cloth's Y where it rested then (the light it was seen in)
     look_t: float = -1e9  # when its look was last taken
     # Hard to see once it moves: found at rest only by its darkness or as a faint disc, or
     # of the cloth's colour (looked for where it should be when it is not found there).
@@ -1002,11 +1003,12 @@ class Tracker:
         track.looks = [look]
         track.rest_look, track.roll = look, Roll()
         track.colour = self._colours([disc], planes)[0]
+        cloth_here = self._cloth_under(track.xy[None, :])
+        track.colour_light = float(cloth_here[0, 2])
         # (By its chroma only when it is mostly coloured: white and black have none, yet stand
         # out of any cloth by their brightness.)
-        cloth_here = self._cloth_under(track.xy[None, :])
         track.cloth_coloured = look.colour >= COLOURED_LOOK and bool(
-            self._colour_gap(track, cloth_here, cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
+            self._colour_gap(track, cloth_here[:, :2], cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
         )
         track.faint = faint or disc.dark or track.cloth_coloured
 
@@ -1271,13 +1273,14 @@ class Tracker:
     # -- helpers -----------------------------------------------------------------------------
 
     def _cloth_under(self, found: NDArray[np.float64]) -> NDArray[np.float64]:
-        """The cloth model's (U, V) where each detection is."""
+        """The cloth model's (U, V, Y) where each detection is: its colour, and the light."""
         if self.cloth is None or not len(found):
-            return np.zeros((len(found), 2))
+            return np.tile(np.array([0.0, 0.0, 1.0]), (len(found), 1))
         pixels = _half_res(self.calibration.to_image(found))
         rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, self.cloth.u.shape[0] - 1)
         cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, self.cloth.u.shape[1] - 1)
-        return np.stack([self.cloth.u[rows, cols], self.cloth.v[rows, cols]], axis=1)
+        light = np.maximum(self.cloth.y[rows, cols], 1.0)
+        return np.stack([self.cloth.u[rows, cols], self.cloth.v[rows, cols], light], axis=1)
 
     def _colour_gap(
         self,
@@ -1286,8 +1289,8 @@ class Tracker:
         cloth: NDArray[np.float64],
         blur: float = 0.3,
     ) -> NDArray[np.float64]:
-        """How far each detection's colour is from the track's, blur allowed for (`cloth`:
-        the cloth's colour under each, from _cloth_under).
+        """How far each detection's colour is from the track's, blur allowed for and the
+        light it is in (`cloth`: the cloth's colour and light under each, from _cloth_under).
 
         Motion blur mixes a ball's colour with the cloth's, so the distance is taken to the
         part of the line between the two that `blur` allows: a blurred cue ball is pale
@@ -1295,9 +1298,16 @@ class Tracker:
         """
         if track.colour is None or not len(colours):
             return np.zeros(len(colours))
-        lights = STRIPE_LIGHTS if track.key in STRIPES else LIGHT_CHANGES
-        ball = lights[:, None, None] * track.colour  # (lights, 1, 2)
-        span = cloth[None] - ball  # (lights, detections, 2)
+        base = STRIPE_LIGHTS if track.key in STRIPES else LIGHT_CHANGES
+        # Around the light it rested in, and around the change of light the cloth shows from
+        # there to where each is (which a pocket's dark mouth or a cushion's shade, taken
+        # into the cloth's light nearby, overstates).
+        ratio = cloth[:, 2] / track.colour_light
+        lights = np.concatenate(
+            [np.repeat(base[:, None], len(cloth), axis=1), base[:, None] * ratio[None, :]]
+        )
+        ball = lights[:, :, None] * track.colour  # (lights, detections, 2)
+        span = cloth[None, :, :2] - ball  # (lights, detections, 2)
         length2 = np.maximum((span * span).sum(axis=2), 1e-9)
         along = np.clip(((colours[None] - ball) * span).sum(axis=2) / length2, 0.0, blur)
         miss = colours[None] - ball - along[:, :, None] * span

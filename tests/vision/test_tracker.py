@@ -175,6 +175,25 @@ def test_a_ball_rolling_from_a_dim_corner_into_the_light_is_followed() -> None:
     assert abs(ball_at(tracker, 1)[0] - x) < 10.0
 
 
+def test_a_ball_rolling_out_of_a_dark_corner_under_the_lamps_is_followed() -> None:
+    # Fresh 9's 270: the lamps light the middle of the table three times as bright as the
+    # head end, cloth and balls alike; the 1, at rest in the dark, rolls into the light.
+    # Its colour grows three times as strong, as the cloth's light says it should.
+    tracker = Tracker(CALIBRATION, ("cue", 1))
+    gain = np.clip(np.linspace(0.3, 1.4, drawn.WIDTH), 0.3, 1.0)[None, :, None]
+    lost = 0
+    for i in range(70):
+        x = 200.0 + 25.0 * max(i - 10, 0)  # 1.5 m/s from frame 10
+        cue = stun_shot((200.0, 500.0), (25.0, 0.0), i, 10)
+        image = picture({cue: WHITE, (x, 500.0): (20, 195, 245)})
+        image = np.clip(image * gain, 0, 255).astype(np.uint8)
+        tracker.update(i / 60, Planes.from_bgr(image))
+        (track,) = [t for t in tracker.tracks.values() if t.key == 1]
+        lost += track.missing_since is not None
+    assert lost == 0
+    assert abs(ball_at(tracker, 1)[0] - x) < 10.0
+
+
 def test_after_a_scratch_the_ball_left_at_rest_is_not_taken_for_the_cue_ball() -> None:
     # The 9 at rest shows mostly its white: close to the cue ball, which went down.
     tracker = Tracker(CALIBRATION, ("cue", 9))
