@@ -177,6 +177,7 @@ class Track:
     faint: bool = False
     cloth_coloured: bool = False  # its colour, at some brightness, is nearly the cloth's
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
+    reached_from: NDArray[np.float64] | None = None  # ...where that ball was then
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
     left_at: float | None = None  # first found off its spot since it rested then
     # Found at the last rest: the reference frame shows it on its spot.
@@ -751,6 +752,7 @@ class Tracker:
                     & (unlike <= MAX_COLOUR_GAP)
                     & ~taken
                     & ~coming
+                    & ~self._back_towards_its_hitter(track, found, hit_unseen_at)
                     & ~self._behind(track, found, t)
                     & ~self._towards_the_unseen_cue_ball(track, found, t)
                 )
@@ -995,6 +997,7 @@ class Tracker:
         """A ball found at rest where `track.xy` is, as `disc` and looking like `look`."""
         track.t, track.rest_xy = t, track.xy.copy()
         track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
+        track.reached_from = None
         track.left_at, track.in_reference = None, True
         track.seen, track.missing_since = True, None
         # Only what it looks like now: tracks can swap in a crowd, so a look from before this
@@ -1417,11 +1420,14 @@ class Tracker:
         # A push goes through balls frozen together at once, and moves those it reaches too
         # fast to be seen leaving: a rack's back row is gone as its apex is struck.
         frozen = self._frozen_with(track)
-        if any(ball.reached_at is not None or self._on_a_path(ball, t) for ball in frozen):
+        hitters = {id(ball): self._ball_reaching(ball, t) for ball in frozen}
+        if any(ball.reached_at is not None or hitters[id(ball)] for ball in frozen):
             # Hit, they may be anywhere until they rest again, seen or not.
             for ball in frozen:
                 if ball.reached_at is None:
+                    hitter = hitters[id(ball)]
                     ball.reached_at = t
+                    ball.reached_from = None if hitter is None else hitter.xy.copy()
             return True
         return any(self._in_reach_of_the_unseen_cue_ball(ball, t) for ball in frozen)
 
@@ -1541,19 +1547,42 @@ class Tracker:
                 towards |= (found - track.rest_xy) @ (away / length) < -MOVED_MM
         return towards
 
+    @staticmethod
+    def _back_towards_its_hitter(
+        track: Track, found: NDArray[np.float64], hit_unseen_at: float | None
+    ) -> NDArray[np.bool_]:
+        """Which detections lie back on the side the ball that hit it (out of sight) came
+        from: a ball hit goes off along the line of centres, never back past its spot
+        towards where the hitter was as it reached it."""
+        if hit_unseen_at is None or track.reached_from is None or not len(found):
+            return np.zeros(len(found), bool)
+        away = track.xy - track.reached_from
+        length = float(np.hypot(*away))
+        if length < 1e-9:
+            return np.zeros(len(found), bool)
+        return np.asarray((found - track.xy) @ (away / length) < -BALL_RADIUS_MM)
+
     def _may_be_hit(self, track: Track, t: float) -> bool:
         """Whether a ball in motion, or the cue ball out of sight, may just have hit it."""
         return self._on_a_path(track, t) or self._in_reach_of_the_unseen_cue_ball(track, t)
 
     def _on_a_path(self, track: Track, t: float) -> bool:
         """Whether a ball in motion may just have reached `track`'s ball (_on_path_of)."""
-        return any(
-            other is not track
-            and (other.moving or self._in_play(other))
-            and not (other.key == "cue" and other.missing_since is not None)
-            and not self._dropped(other, t)
-            and self._on_path_of(other, track, t)
-            for other in self.tracks.values()
+        return self._ball_reaching(track, t) is not None
+
+    def _ball_reaching(self, track: Track, t: float) -> Track | None:
+        """A ball in motion that may just have reached `track`'s ball (_on_path_of)."""
+        return next(
+            (
+                other
+                for other in self.tracks.values()
+                if other is not track
+                and (other.moving or self._in_play(other))
+                and not (other.key == "cue" and other.missing_since is not None)
+                and not self._dropped(other, t)
+                and self._on_path_of(other, track, t)
+            ),
+            None,
         )
 
     def _in_reach_of_the_unseen_cue_ball(self, track: Track, t: float) -> bool:

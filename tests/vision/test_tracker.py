@@ -175,6 +175,26 @@ def test_a_ball_rolling_from_a_dim_corner_into_the_light_is_followed() -> None:
     assert abs(ball_at(tracker, 1)[0] - x) < 10.0
 
 
+def test_a_ball_hit_out_of_sight_is_not_found_back_where_its_hitter_came_from() -> None:
+    # Fresh 9's 266: the cue ball breaks into the 3, which is lost from sight (a blur) the
+    # frame before it is hit; something of its colour shows back on the cue ball's side (a
+    # sleeve, a cue's butt at the head rail). The 3 went off away from the cue ball: it is
+    # found there once it shows.
+    spot, hit = (1000.0, 640.0), 10
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    for i in range(30):
+        cue = stun_shot(spot, (60.0, 0.0), i, hit)
+        shown: drawn.Balls = {cue: WHITE}
+        if i < hit - 1:
+            shown[spot] = RED
+        elif i >= hit + 6:
+            shown[(spot[0] + 60.0 * (i - hit), spot[1])] = RED
+        if i >= hit + 1:
+            shown[(spot[0] - 500.0, spot[1] + 150.0)] = RED  # back on the cue ball's side
+        tracker.update(i / 60, frame(shown))
+    assert abs(ball_at(tracker, 3)[0] - (spot[0] + 60.0 * (29 - hit))) < 15.0
+
+
 def test_a_ball_rolling_out_of_a_dark_corner_under_the_lamps_is_followed() -> None:
     # Fresh 9's 270: the lamps light the middle of the table three times as bright as the
     # head end, cloth and balls alike; the 1, at rest in the dark, rolls into the light.
