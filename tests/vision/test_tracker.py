@@ -393,26 +393,29 @@ def test_a_cue_ball_drawn_back_off_the_ball_it_hit_is_followed_back() -> None:
     assert abs(ball_at(tracker, 3)[0] - (spot[0] + 25.0 * (29 - hit))) < 15.0
 
 
+def stick_beside(image: NDArray[np.uint8], ball: tuple[float, float]) -> None:
+    """Draw a cue stick (a pale shaft under a ball wide) along the table's length, its side
+    against the ball's."""
+    shaft = ball[1] - BALL_RADIUS_MM - 10.0  # the stick's middle line
+    ends = CALIBRATION.to_image(np.array([[ball[0] - 400.0, shaft], [ball[0] + 500.0, shaft]]))
+    width = max(1, round(0.7 * CALIBRATION.ball_radius_px()))
+    cv2.line(image, tuple(np.round(ends[0]).astype(int)), tuple(np.round(ends[1]).astype(int)),
+             (150, 200, 230), width, cv2.LINE_AA)  # fmt: skip
+
+
 def test_the_cue_ball_rolling_along_the_cue_drawn_back_beside_it_is_followed() -> None:
     # Struck at 1.5 m/s, the cue ball rolls back along the stick the player draws back
     # beside it: from a few frames on, the stick (a pale shaft, under a ball wide) touches
     # its side the whole way, and their blobs are one. An arm holds the stick's far end.
     spot, hit = (1600.0, 640.0), 6
     tracker = Tracker(CALIBRATION, ("cue", 3))
-    radius = CALIBRATION.ball_radius_px()
-    shaft = BALL_RADIUS_MM + 10.0  # the stick's middle line, its side against the ball
     lost = 0
     x = spot[0]
     for i in range(36):
         x = spot[0] - 25.0 * max(i - hit, 0)
         image = picture({(x, spot[1]): WHITE, (600.0, 300.0): RED}, arm=(x + 500.0, 80.0))
         if i > hit + 4:
-            ends = CALIBRATION.to_image(
-                np.array([[x - 400.0, spot[1] - shaft], [x + 500.0, spot[1] - shaft]])
-            )
-            cv2.line(image, tuple(np.round(ends[0]).astype(int)),
-                     tuple(np.round(ends[1]).astype(int)), (150, 200, 230),
-                     max(1, round(0.7 * radius)), cv2.LINE_AA)  # fmt: skip
+            stick_beside(image, (x, spot[1]))
         tracker.update(i / 60, Planes.from_bgr(image))
         (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
         lost += i > hit and (cue.missing_since is not None or abs(cue.xy[0] - x) >= 15.0)
@@ -425,19 +428,12 @@ def test_the_cue_ball_rolling_slowly_along_the_cue_is_followed_on_once_clear_of_
     # pixel, which is no stop. Once the stick is lifted away it is in plain sight, rolling on.
     spot, hit, step = (1600.0, 640.0), 6, 0.55 * 1000 / 120
     tracker = Tracker(CALIBRATION, ("cue", 3))
-    radius = CALIBRATION.ball_radius_px()
-    shaft = BALL_RADIUS_MM + 10.0
     x = spot[0]
     for i in range(120):
         x = spot[0] - step * max(i - hit, 0)
         image = picture({(x, spot[1]): WHITE, (600.0, 300.0): RED}, arm=(spot[0] + 500.0, 80.0))
         if hit + 4 < i < 60:
-            ends = CALIBRATION.to_image(
-                np.array([[x - 400.0, spot[1] - shaft], [x + 500.0, spot[1] - shaft]])
-            )
-            cv2.line(image, tuple(np.round(ends[0]).astype(int)),
-                     tuple(np.round(ends[1]).astype(int)), (150, 200, 230),
-                     max(1, round(0.7 * radius)), cv2.LINE_AA)  # fmt: skip
+            stick_beside(image, (x, spot[1]))
         tracker.update(i / 120, Planes.from_bgr(image))
     (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
     assert cue.missing_since is None
