@@ -150,6 +150,10 @@ class Path:
                 seen_away[left + 1 : back] = False
         return np.asarray(seen_away)
 
+    def frame_interval(self) -> float:
+        """The usual time between its samples (0.0 with fewer than two)."""
+        return float(np.median(np.diff(self.t))) if len(self.t) > 1 else 0.0
+
     def last_seen(self) -> int | None:
         hits = np.nonzero(self.seen)[0]
         return int(hits[-1]) if len(hits) else None
@@ -340,7 +344,7 @@ def _sent_along_the_line_of_centres(cue: Path, ball: Path, t: float) -> bool:
         if pace * float(ball.t[moved] - t) > gone + MOVED_MM:
             return False
     away = (ball.xy[moved] - start) / max(gone, 1e-9)
-    frame = float(np.median(np.diff(cue.t))) if len(cue.t) > 1 else 0.0
+    frame = cue.frame_interval()
     nearest = math.inf
     for when in t + frame * np.arange(0.0, 2.0, 0.1):
         line = start - np.asarray(cue.at(float(when)))
@@ -424,7 +428,7 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
     cue_start = np.asarray(cue.start)
     # Nothing the cue ball hit left before the cue ball was last seen still on its spot.
     still = cue.still_until()
-    frame = float(np.median(np.diff(cue.t))) if len(cue.t) > 1 else 0.0
+    frame = cue.frame_interval()
     not_before = still - frame if still is not None else -math.inf
     movers = []
     for path in others:

@@ -137,6 +137,13 @@ def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> No
     assert [k for _, k in found] == [1]
 
 
+def test_a_paths_frame_interval_is_its_usual_step_despite_a_dropped_frame() -> None:
+    times = np.delete(np.arange(0, 0.5, 1 / FPS), 10)
+    path = straight(3, (800.0, 300.0), (0.0, 0.0), 0.0, times)
+    assert path.frame_interval() == pytest.approx(1 / FPS)
+    assert Path(3, times[:1], path.xy[:1], path.seen[:1], path.start).frame_interval() == 0.0
+
+
 def test_a_ball_feathered_so_thin_it_is_seen_off_its_spot_only_late_was_hit() -> None:
     # Fresh 9's 260: the cue ball at 3.5 m/s barely shaves the 3 (its line 2 mm inside
     # touching); the 3 creeps off square to that line at 20 mm/s, slowing, and is 5 mm off
