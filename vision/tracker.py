@@ -114,6 +114,13 @@ LINE_KEPT_SHARE = 0.5
 MM_PER_COLOUR_UNIT = 2.0
 STRUCK_DISTANCE_WEIGHT = 0.1  # a struck cue ball's distance from its spot says little
 FIRST_STEPS_S = 0.05  # a struck cue ball's first moments off its spot
+# The cue ball lost under the cue and seen again within this of the cue last over its spot
+# was struck: it is ahead of the cue's tip, not back along the cue (a skin-coloured bridge
+# hand is a ball-sized blob there). A ball taken up by hand is held longer than this.
+STRUCK_AHEAD_S = 0.25
+# The cue's way back from the spot is taken from what covers it between these many ball
+# radii of its middle (the tip, the shaft, the bridge hand), not from the ball's own edge.
+CUE_SIDE_RADII = (1.5, 8.0)
 MAX_COLOUR_GAP = 22.0
 # A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
 # a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
@@ -178,6 +185,10 @@ class Track:
     cloth_coloured: bool = False  # its colour, at some brightness, is nearly the cloth's
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     reached_from: NDArray[np.float64] | None = None  # ...where that ball was then
+    # The cue ball lost at rest under the cue: a point back along the cue, and when it was
+    # last seen over the spot.
+    cue_from: NDArray[np.float64] | None = None
+    cue_from_t: float = -1e9
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
     left_at: float | None = None  # first found off its spot since it rested then
     # Found at the last rest: the reference frame shows it on its spot.
@@ -287,6 +298,7 @@ class Tracker:
             (planes, y_half),
         )
         self._reveal_unchanged(t, changed_mask)
+        self._note_the_cue_over_the_cue_ball(t, detections.occluders)
         self._recent[-1] = (t, (y_half, planes.u, planes.v), detections.occluders)
         observation = self._observe(
             t, detections.occluders, changed=True, moving=motion is not None
@@ -753,6 +765,7 @@ class Tracker:
                     & ~taken
                     & ~coming
                     & ~self._back_towards_its_hitter(track, found, hit_unseen_at)
+                    & ~self._back_along_the_cue(track, found, t)
                     & ~self._behind(track, found, t)
                     & ~self._towards_the_unseen_cue_ball(track, found, t)
                 )
@@ -997,7 +1010,7 @@ class Tracker:
         """A ball found at rest where `track.xy` is, as `disc` and looking like `look`."""
         track.t, track.rest_xy = t, track.xy.copy()
         track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
-        track.reached_from = None
+        track.reached_from, track.cue_from = None, None
         track.left_at, track.in_reference = None, True
         track.seen, track.missing_since = True, None
         # Only what it looks like now: tracks can swap in a crowd, so a look from before this
@@ -1554,13 +1567,60 @@ class Tracker:
         """Which detections lie back on the side the ball that hit it (out of sight) came
         from: a ball hit goes off along the line of centres, never back past its spot
         towards where the hitter was as it reached it."""
-        if hit_unseen_at is None or track.reached_from is None or not len(found):
+        if hit_unseen_at is None or track.reached_from is None:
             return np.zeros(len(found), bool)
-        away = track.xy - track.reached_from
-        length = float(np.hypot(*away))
-        if length < 1e-9:
+        return _back_towards(track.xy, track.reached_from, found)
+
+    def _back_along_the_cue(
+        self, track: Track, found: NDArray[np.float64], t: float
+    ) -> NDArray[np.bool_]:
+        """Which detections lie back along the cue from the spot of the cue ball lost under
+        it: struck, it went off ahead of the tip."""
+        if (
+            track.cue_from is None
+            or track.rest_xy is None
+            or t - track.cue_from_t > STRUCK_AHEAD_S
+            or track.moving
+            or self._in_play(track)
+        ):
             return np.zeros(len(found), bool)
-        return np.asarray((found - track.xy) @ (away / length) < -BALL_RADIUS_MM)
+        return _back_towards(track.rest_xy, track.cue_from, found)
+
+    def _note_the_cue_over_the_cue_ball(self, t: float, occluders: tuple[Occluder, ...]) -> None:
+        """Where the cue over the spot of the cue ball, lost there at rest, comes from: the
+        middle of what covers it round the spot (the shaft and the bridge hand lie back
+        along the cue from the tip)."""
+        track = next((tr for tr in self.tracks.values() if tr.key == "cue"), None)
+        if (
+            track is None
+            or track.missing_since is None
+            or track.rest_xy is None
+            or track.moving
+            or self._in_play(track)
+        ):
+            return
+        spot = self._pixel(track.rest_xy)
+        over = [o.outline for o in occluders if o.distance(*map(float, spot)) > -self.radius_px]
+        # (A shorter blob may be the ball itself, struck, merged with the tip behind it.)
+        reach = max((float(np.hypot(*(o - spot).reshape(-1, 2).T).max()) for o in over), default=0)
+        if reach < OCCLUDER_REACH_RADII * self.radius_px:
+            return
+        # (Its area, not its outline: a straight side's outline is two points.)
+        near, far = (radii * self.radius_px for radii in CUE_SIDE_RADII)
+        x0, y0 = (int(v - far) for v in spot)
+        size = 2 * int(far) + 2
+        area = np.zeros((size, size), np.uint8)
+        cv2.fillPoly(area, [np.round(o - (x0, y0)).astype(np.int32) for o in over], (1,))
+        rows, cols = np.nonzero(area)
+        off = np.hypot(cols + x0 - spot[0], rows + y0 - spot[1])
+        ring = (off >= near) & (off <= far)
+        if not ring.any():
+            return
+        middle = np.array([[cols[ring].mean() + x0, rows[ring].mean() + y0]])
+        back = self.calibration.to_table(middle)[0]
+        if np.hypot(*(back - track.rest_xy)) < 2 * BALL_RADIUS_MM:
+            return  # all round it (a hand over it): no way back told
+        track.cue_from, track.cue_from_t = back, t
 
     def _may_be_hit(self, track: Track, t: float) -> bool:
         """Whether a ball in motion, or the cue ball out of sight, may just have hit it."""
@@ -1799,6 +1859,17 @@ class Tracker:
             visible = track.missing_since is None
             positions[tid] = (float(track.xy[0]), float(track.xy[1])) if visible else None
         return Observation(t, positions, occluders, changed, moving)
+
+
+def _back_towards(
+    origin: NDArray[np.float64], source: NDArray[np.float64], found: NDArray[np.float64]
+) -> NDArray[np.bool_]:
+    """Which of `found` lie more than a ball radius from `origin` towards `source`."""
+    away = origin - source
+    length = float(np.hypot(*away))
+    if length < 1e-9 or not len(found):
+        return np.zeros(len(found), bool)
+    return np.asarray((found - origin) @ (away / length) < -BALL_RADIUS_MM)
 
 
 def _half_res(pixels: NDArray[np.float64]) -> NDArray[np.float64]:
