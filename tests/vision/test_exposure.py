@@ -76,6 +76,16 @@ def test_a_warm_lamp_s_tint_is_taken_out_of_the_white() -> None:
     assert look(exposure.apply(planes), CUE_BALL).white > 0.8
 
 
+def test_a_warm_tint_is_measured_on_white_balls_only_a_little_brighter_than_the_cloth() -> None:
+    # Under lamps that light the cloth brightly, the white balls (here in shade) are only
+    # about half again as bright as the cloth round them.
+    shaded = (130, 130, 130)
+    balls: Balls = {**BALLS, CUE_BALL: shaded, (1200.0, 1000.0): shaded}
+    planes = Planes.from_bgr(lit(picture(balls, noise=1), (0.75, 1.0, 1.1)))
+    u, v = measured(planes).tint
+    assert u < -0.05 and v > 0.03
+
+
 def test_a_small_tint_is_left_in() -> None:
     planes = Planes.from_bgr(lit(picture(BALLS, noise=1), (0.96, 1.0, 1.02)))
     assert measured(planes) == Exposure()
