@@ -519,8 +519,7 @@ def cushion_contacts(
     if len(idx) < 2:
         return []
     start_gaps = table.rail_gaps(np.asarray(path.start)[None, :])[0]
-    frozen = {RAILS[r] for r in range(4) if start_gaps[r] < FROZEN_MM}
-    left: set[Rail] = set()
+    frozen = [r for r in range(4) if start_gaps[r] < FROZEN_MM]
     pts = path.xy[idx]
     times = path.t[idx]
     gaps = table.rail_gaps(pts)
@@ -532,9 +531,12 @@ def cushion_contacts(
     if pulled.any() and not pulled.all():
         for r in range(4):
             steady[pulled, r] = np.interp(times[pulled], times[~pulled], gaps[~pulled, r])
-    for r in range(4):
-        if RAILS[r] in frozen and np.any(steady[:, r] > LEFT_CUSHION_MM):
-            left.add(RAILS[r])
+    # A contact with the cushion it is frozen to counts once it has left it (WPA 8.4): not
+    # the one as it is struck into it and comes off it.
+    frozen_until: dict[Rail, float] = {}
+    for r in frozen:
+        away = np.nonzero(steady[:, r] > LEFT_CUSHION_MM)[0]
+        frozen_until[RAILS[r]] = float(times[away[0]]) if len(away) else math.inf
     # Between two frames a fast ball may turn off the cushion unseen: its nearest sample is
     # then up to half a frame's travel away, or, judged by its lines in and out, at the
     # cushion.
@@ -574,9 +576,9 @@ def cushion_contacts(
             g_prev = max(float(gaps[k - 1, r]), 0.0)
             t_hit = float(times[k - 1]) + (g_prev / rate if rate > 1.0 else 0.0)
             t_hit = min(max(t_hit, float(times[k - 1])), float(times[k + 1]))
-            turns.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+            turns.append(_cushion_event(path.key, rail, t_hit, frozen_until))
         for t_hit in _bounces_out_of_sight(gaps[:, r], pts, times):
-            turns.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+            turns.append(_cushion_event(path.key, rail, t_hit, frozen_until))
     # One contact seen both ways (a turn, then a turn out of sight) is one, timed by the
     # first: a cushion met just before the first contact is not met again after it.
     events = [e for e in _merge_same(turns) if e.t >= t_from + ORDER_UNCERTAIN_S]
@@ -591,15 +593,15 @@ def cushion_contacts(
             and not any(e.rail == rail.value for e in events)
         ):
             approach = np.nonzero(gaps[:, r] < FROZEN_MM)[0]
-            events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen, left))
+            events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen_until))
     if struck_from is not None:
-        events += _struck_into_unseen(path, table, t_from, struck_from, frozen, left)
+        events += _struck_into_unseen(path, table, t_from, struck_from, frozen_until)
     if departure is not None and departure.pocket is not None:
         pocket = table.pockets[departure.pocket]
-        events += _turned_out_of_sight(path, table, idx, pocket, departure.t, frozen, left)
+        events += _turned_out_of_sight(path, table, idx, pocket, departure.t, frozen_until)
     over = _went_over(path, table) if departure is not None and departure.pocket is None else None
     if over is not None and over[1] >= t_from:
-        events.append(_cushion_event(path.key, over[0], over[1], frozen, left))
+        events.append(_cushion_event(path.key, over[0], over[1], frozen_until))
     if departure is not None and departure.pocket is not None:
         # Down in the pocket it touches nothing more: a turn seen after that is its track
         # on something else (the cue ball following it into the mouth).
@@ -716,8 +718,7 @@ def _struck_into_unseen(
     table: Table,
     t_hit: float,
     struck_from: tuple[float, float],
-    frozen: set[Rail],
-    left: set[Rail],
+    frozen_until: dict[Rail, float],
 ) -> list[Event]:
     """The cushion a ball resting near it (not frozen to it) was struck into,
     when it is first seen again farther from it than it rested: it went into it and came
@@ -746,7 +747,7 @@ def _struck_into_unseen(
             continue
         share = rested[r] / into / (rested[r] / into + seen[r])
         t_rail = t_hit + share * float(path.t[first] - t_hit)
-        out.append(_cushion_event(path.key, rail, t_rail, frozen, left))
+        out.append(_cushion_event(path.key, rail, t_rail, frozen_until))
     return out
 
 
@@ -756,8 +757,7 @@ def _turned_out_of_sight(
     idx: list[int],
     pocket: tuple[float, float],
     t_down: float,
-    frozen: set[Rail],
-    left: set[Rail],
+    frozen_until: dict[Rail, float],
 ) -> list[Event]:
     """The cushion a ball was last seen running into, within a frame's travel, when it went
     down later (at `t_down`) in a pocket (centred at `pocket`) off that cushion: it can only
@@ -774,7 +774,7 @@ def _turned_out_of_sight(
             continue
         t_hit = float(path.t[idx[-1]]) + max(float(gaps[1, r]), 0.0) / closing * step_t
         if t_hit < t_down:
-            out.append(_cushion_event(path.key, rail, t_hit, frozen, left))
+            out.append(_cushion_event(path.key, rail, t_hit, frozen_until))
     return out
 
 
@@ -859,9 +859,11 @@ def _rises(series: F64, k: int) -> tuple[float, float]:
     return rise[0], rise[1]
 
 
-def _cushion_event(key: BallKey, rail: Rail, t: float, frozen: set[Rail], left: set[Rail]) -> Event:
+def _cushion_event(key: BallKey, rail: Rail, t: float, frozen_until: dict[Rail, float]) -> Event:
+    """A cushion contact; one with the cushion it was frozen to before it left it does not
+    count (`frozen_until`: when it left each cushion it was frozen to, inf: never)."""
     return Event(
-        t, "rail", (key,), rail=rail.value, frozen_no_leave=rail in frozen and rail not in left
+        t, "rail", (key,), rail=rail.value, frozen_no_leave=t < frozen_until.get(rail, -math.inf)
     )
 
 

@@ -240,6 +240,25 @@ def test_a_ball_frozen_to_a_cushion_does_not_touch_it_by_rolling_along_it() -> N
     assert all(e.frozen_no_leave for e in cushion_contacts(path, TABLE, 0.2))
 
 
+def test_a_frozen_ball_struck_into_its_cushion_and_off_it_did_not_touch_it_after_leaving() -> None:
+    # Fresh 10's 288: the 3 frozen to the left cushion, struck by the cue ball into it and
+    # off it at an angle (it leaves it for good). Its touch as it is struck is before it
+    # left: frozen (WPA 8.4), though it did leave afterwards.
+    three = [(1946.0, 28.4)] * 6 + [(1932.0, 38.2), (1926.3, 43.9), (1926.3, 43.9)]
+    three += [(1916.4, 56.1), (1913.5, 57.8), (1907.3, 66.0), (1904.2, 70.3), (1898.0, 75.6)]
+    cue = [(2012.4, 115.9), (2006.9, 101.7), (1999.6, 89.0), (1994.5, 76.3), (1990.2, 64.4)]
+    cue += [(1995.1, 59.2), (1996.4, 55.3), (1997.9, 49.1), (2000.0, 42.0), (1997.3, 34.3)]
+    cue += [(2004.7, 27.5), (2002.4, 31.7), (2001.4, 38.1), (2000.3, 41.3)]
+    times = 34.2 + np.arange(len(three)) / FPS
+    seen = np.ones(len(three), bool)
+    seen[8] = False
+    path = Path(3, times, np.array(three), seen, three[0])
+    cue_path = Path("cue", times, np.array(cue), np.ones(len(cue), bool), cue[0])
+    events = cushion_contacts(path, TABLE, 34.2627, struck_from=cue[4], others=[cue_path])
+    assert [e.rail for e in events] == ["left"]
+    assert events[0].frozen_no_leave
+
+
 def test_a_ball_lost_at_a_corner_dropped_in_that_pocket() -> None:
     times = np.arange(0, 1, 1 / FPS)
     path = straight(9, (2200.0, 900.0), (1000.0, 1000.0), 0.1, times)
