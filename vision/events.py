@@ -417,6 +417,29 @@ def first_contacts(
     return found, reach
 
 
+def hit_out_of_sight(
+    cue: Path, hidden: Sequence[Path], reach: float, t_strike: float
+) -> tuple[float, int] | None:
+    """The ball out of sight at rest (`hidden`, known to have moved: a sensor felt it drop)
+    that the cue ball ran into between two of its sightings, and when: its way on from a
+    sighting, at the speed it came there, meets the ball's spot before it is seen again."""
+    seen = [i for i in np.nonzero(cue.seen)[0].tolist() if cue.t[i] >= t_strike]
+    found: list[tuple[float, int]] = []
+    for k in range(1, len(seen)):
+        before, at = seen[k - 1], seen[k]
+        # (Until it is seen again; lost for good, until the shot's end.)
+        again = seen[k + 1] if k + 1 < len(seen) else len(cue.t) - 1
+        span = float(cue.t[again] - cue.t[at])
+        velocity = (cue.xy[at] - cue.xy[before]) / max(float(cue.t[at] - cue.t[before]), 1e-6)
+        for path in hidden:
+            if not isinstance(path.key, int):
+                continue
+            when = _ray_circle(cue.xy[at], velocity, np.asarray(path.start), reach)
+            if when is not None and when <= span:
+                found.append((float(cue.t[at]) + when, path.key))
+    return min(found) if found else None
+
+
 def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, int] | None:
     """The object ball that left its spot first after the strike, and when.
 

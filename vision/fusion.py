@@ -6,7 +6,8 @@ in the mouth's shadow; or, lost there at speed, it flew off the table), a drop v
 badly still owns a later pulse from its own pocket, and a pulse no drop explains is the ball
 last lost from sight in that pocket's mouth (even if the tracker later "found" it on another
 ball) or, lost nowhere near a pocket, the one ball the shot lost from sight and never found
-again: some ball dropped there, and no other is missing.
+again: some ball dropped there, and no other is missing. With none such, it is the one ball
+out of sight the whole shot (under a bystander) and not found at its end.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ def fuse_pulses(
     paths: Sequence[Path],
     table: Table,
     missing: Sequence[BallKey] = (),
+    hidden: Sequence[BallKey] = (),
 ) -> list[Disappearance]:
     """The shot's drops, confirmed, corrected and completed by its pulses (time, pocket);
-    `missing` are the balls lost from sight in the shot and not found at its end."""
+    `missing` are the balls lost from sight in the shot and not found at its end, `hidden`
+    those out of sight the whole shot and not found at its end."""
     lo, hi = PULSE_MATCH_S
     out: list[Disappearance] = []
     unmatched: list[Disappearance] = []
@@ -81,6 +84,8 @@ def fuse_pulses(
                 and (last := path.last_seen()) is not None
                 and path.t[last] < t
             ]
+            if not gone:
+                gone = [key for key in hidden if key not in dropped]
             if len(gone) != 1:
                 continue
             key = gone[0]

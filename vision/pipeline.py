@@ -27,6 +27,7 @@ from vision.events import (
     disappearance,
     first_contacts,
     first_mover,
+    hit_out_of_sight,
     jaw_contacts,
     put_down_by_hand,
     stayed_on_the_table,
@@ -344,12 +345,15 @@ class ShotDetector:
         # cue ball itself out of sight, seen again only later).
         if self._strike is not None:
             t_start = min(t_start, self._strike)
+        seen_dropping, missing, hidden = self._drops(paths, dt)
+        drops = self._confirm_with_sensors(seen_dropping, paths, t_start, missing, hidden)
         events: list[Event] = []
+        warnings: list[str] = []
         first: int | None = None
         tie: list[int] = []
         t_first = math.inf
         if cue is not None:
-            contacts, _ = first_contacts(cue, others, t_start)
+            contacts, reach = first_contacts(cue, others, t_start)
             mover = first_mover(cue, others, t_start)
             # Nothing but the cue ball moves before its first contact: a contact the cue
             # ball's path shows after another ball had already left its spot is a later one.
@@ -358,14 +362,26 @@ class ShotDetector:
                 tie = [k for t, k in contacts[1:] if t - t_first <= SPLIT_HIT_S]
             elif mover is not None:
                 t_first, first = mover
+            else:
+                # A ball out of sight the whole shot that a sensor felt drop moved unseen: the
+                # cue ball hit it if its way, out of sight, ran into it.
+                felt_hidden = {d.key for d in drops} & set(hidden)
+                hit = hit_out_of_sight(
+                    cue, [p for p in others if p.key in felt_hidden], reach, t_start
+                )
+                if hit is not None:
+                    t_first, first = hit
+                    warnings.append(
+                        f"first contact with ball {first} out of sight: its pocket's sensor "
+                        "felt it drop, and the cue ball's way ran into its spot"
+                    )
             if first is not None:
                 events.append(Event(t_first, "contact", ("cue", first)))
-        seen_dropping, missing = self._drops(paths, dt)
-        drops = self._confirm_with_sensors(seen_dropping, paths, t_start, missing)
         # A drop no sensor felt did not happen: the ball is on the table, out of sight.
         felt = {d.key for d in drops}
         unseen = [key for key in missing if key not in felt]
         unseen += [d.key for d in seen_dropping if d.key not in felt and d.key not in unseen]
+        warnings += [f"ball {key} lost from sight on the table" for key in unseen]
         departures = {d.key: d for d in drops}
         if first is not None:
             struck_from = cue.at(t_first) if cue is not None else None
@@ -427,11 +443,7 @@ class ShotDetector:
             "pocketed": pocketed,
             "off_table": [e.balls[0] for e in events if e.type == "off_table"],
             "events": [e.to_json() for e in events],
-            **(
-                {"warnings": [f"ball {key} lost from sight on the table" for key in unseen]}
-                if unseen
-                else {}
-            ),
+            **({"warnings": warnings} if warnings else {}),
             "positions": {
                 str(track.key): [round(float(track.xy[0]), 1), round(float(track.xy[1]), 1)]
                 for track in self.tracker.tracks.values()
@@ -441,9 +453,9 @@ class ShotDetector:
 
     def _drops(
         self, paths: dict[int, Path], dt: float
-    ) -> tuple[list[Disappearance], list[BallKey]]:
-        """How the balls the shot took off the table left it, and the balls lost from sight
-        that are still on it.
+    ) -> tuple[list[Disappearance], list[BallKey], list[BallKey]]:
+        """How the balls the shot took off the table left it, the balls lost from sight
+        that are still on it, and those out of sight the whole shot and not found at its end.
 
         A ball lost in a pocket's mouth dropped. One lost elsewhere left the table only if
         it is not found at rest after the shot, where every ball is seen apart and
@@ -456,12 +468,16 @@ class ShotDetector:
         }
         drops: dict[BallKey, Disappearance] = {}
         unseen: list[BallKey] = []
+        hidden: list[BallKey] = []
         for tid, path in paths.items():
             track = self.tracker.tracks.get(tid)
             if track is not None and track.missing_since is None:
                 continue
             if not path.seen.any():
-                continue  # lost before this shot began: not this shot's doing
+                # Lost before this shot began: only a sensor can say this shot moved it.
+                if path.key is not None and path.key not in seen:
+                    hidden.append(path.key)
+                continue
             if track is not None and not path.left_its_spot() and self.tracker.by_an_arm(track):
                 continue  # still where it stood, out of sight beside an arm over the table
             drop = disappearance(path, table, dt)
@@ -474,7 +490,7 @@ class ShotDetector:
                 unseen.append(path.key)
             else:
                 drops[path.key] = drop
-        return list(drops.values()), unseen
+        return list(drops.values()), unseen, hidden
 
     def _confirm_with_sensors(
         self,
@@ -482,15 +498,19 @@ class ShotDetector:
         paths: dict[int, Path],
         t_start: float,
         missing: list[BallKey],
+        hidden: list[BallKey],
     ) -> list[Disappearance]:
         """The shot's drops with its pocket pulses fused in, once the table has shown it has
         sensors (a pulse has come); vision alone decides without them. `missing`: the balls
-        lost from sight and not found at the shot's end."""
+        lost from sight and not found at the shot's end; `hidden`: those out of sight the
+        whole shot and not found at its end."""
         pulses = [(t, p) for t, p in self._pulses if t >= t_start - 0.05]
         self._pulses = [(t, p) for t, p in self._pulses if t < t_start - 0.05]
         if not self._sensors:
             return drops
-        return fuse_pulses(drops, pulses, list(paths.values()), self.calibration.table, missing)
+        return fuse_pulses(
+            drops, pulses, list(paths.values()), self.calibration.table, missing, hidden
+        )
 
     @staticmethod
     def _end_time(shot: list[Observation]) -> float:

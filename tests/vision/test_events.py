@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ from vision.events import (
     disappearance,
     first_contacts,
     first_mover,
+    hit_out_of_sight,
     jaw_contacts,
     lost_at_pocket,
     put_down_by_hand,
@@ -1058,3 +1061,23 @@ def test_two_balls_that_met_and_parted_each_on_its_own_track_were_not_swapped() 
     ball = np.vstack([np.full((20, 2), met), _rolling(met, (2000.0, 0.0), 20)])
     assert swapped_at(cue, ball) is None
     assert swapped_at(cue[:1], ball[:1]) is None
+
+
+def test_a_ball_out_of_sight_that_the_cue_balls_way_ran_into_unseen_was_hit_then() -> None:
+    # Fresh 8's 245: the cue ball, at 3.2 m/s, goes out of sight under a bystander leaning
+    # over the 8; it comes back in sight off the foot cushion. Its way on from its last
+    # sighting meets the 8's spot (its centre 50 mm off the line) 0.16 s on.
+    times = np.arange(0, 1.5, 1 / FPS)
+    cue = straight("cue", (1000.0, 425.0), (3200.0, 0.0), 0.2, times)
+    seen = (times < 0.45) | (times > 0.9)
+    cue = Path("cue", times, cue.xy, seen, cue.start)
+    eight = Path(8, times, np.tile((1850.0, 375.0), (len(times), 1)), np.zeros(len(times), bool),
+                 (1850.0, 375.0))  # fmt: skip
+    reach = 2 * BALL_RADIUS_MM + 1.5
+    hit = hit_out_of_sight(cue, [eight], reach, 0.2)
+    assert hit is not None and hit[1] == 8
+    meets = 0.2 + (1850.0 - math.sqrt(reach**2 - 50.0**2) - 1000.0) / 3200.0
+    assert hit[0] == pytest.approx(meets, abs=1 / FPS)
+    # A ball beside its way (100 mm off it), not on it, was not hit.
+    aside = Path(8, times, eight.xy + np.array([0.0, 150.0]), eight.seen, (1850.0, 525.0))
+    assert hit_out_of_sight(cue, [aside], reach, 0.2) is None

@@ -76,3 +76,17 @@ def test_a_pulse_nothing_explains_is_the_one_ball_lost_and_never_found() -> None
     assert fuse_pulses([], [(0.5, "HR")], [two, seven], TABLE, missing=[7]) == []
     four = rolling(4, (600.0, 300.0), (700.0, 500.0), lost_at=0.5)
     assert fuse_pulses([], [(2.7, "HR")], [two, seven, four], TABLE, missing=[7, 4]) == []
+
+
+def test_a_pulse_nothing_explains_is_the_one_ball_out_of_sight_the_whole_shot() -> None:
+    # Fresh 8's 245: the 8 under a bystander leaning over the table the whole shot, hit and
+    # potted there; the foot-left pocket's pulse is all that shows it. No ball seen in the
+    # shot is missing: it is the 8, the one ball never seen in it and not found at its end.
+    two = rolling(2, (1200.0, 600.0), (1300.0, 650.0))
+    fused = fuse_pulses([], [(3.5, "FL")], [two], TABLE, hidden=[8])
+    assert fused == [Disappearance(8, 3.5, "FL")]
+    # A ball lost in the shot and never found goes first; two hidden, neither is known.
+    seven = rolling(7, (1700.0, 1228.0), (840.0, 1228.0), lost_at=0.9)
+    fused = fuse_pulses([], [(2.7, "HR")], [two, seven], TABLE, missing=[7], hidden=[8])
+    assert fused == [Disappearance(7, 2.7, "HR")]
+    assert fuse_pulses([], [(3.5, "FL")], [two], TABLE, hidden=[8, 4]) == []
