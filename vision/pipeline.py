@@ -362,10 +362,9 @@ class ShotDetector:
                 tie = [k for t, k in contacts[1:] if t - t_first <= SPLIT_HIT_S]
             elif mover is not None:
                 t_first, first = mover
-            else:
+            elif felt_hidden := {d.key for d in drops} & set(hidden):
                 # A ball out of sight the whole shot that a sensor felt drop moved unseen: the
                 # cue ball hit it if its way, out of sight, ran into it.
-                felt_hidden = {d.key for d in drops} & set(hidden)
                 hit = hit_out_of_sight(
                     cue, [p for p in others if p.key in felt_hidden], reach, t_start
                 )

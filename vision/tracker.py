@@ -1433,12 +1433,12 @@ class Tracker:
         # A push goes through balls frozen together at once, and moves those it reaches too
         # fast to be seen leaving: a rack's back row is gone as its apex is struck.
         frozen = self._frozen_with(track)
-        hitters = {id(ball): self._ball_reaching(ball, t) for ball in frozen}
-        if any(ball.reached_at is not None or hitters[id(ball)] for ball in frozen):
+        hitters = {ball: self._ball_reaching(ball, t) for ball in frozen}
+        if any(ball.reached_at is not None or hitters[ball] for ball in frozen):
             # Hit, they may be anywhere until they rest again, seen or not.
             for ball in frozen:
                 if ball.reached_at is None:
-                    hitter = hitters[id(ball)]
+                    hitter = hitters[ball]
                     ball.reached_at = t
                     ball.reached_from = None if hitter is None else hitter.xy.copy()
             return True
@@ -1554,10 +1554,7 @@ class Tracker:
                 or t - cue.missing_since > DIRECT_HIT_S
             ):
                 continue
-            away = track.rest_xy - cue.xy
-            length = float(np.hypot(*away))
-            if length > 1e-6:
-                towards |= (found - track.rest_xy) @ (away / length) < -MOVED_MM
+            towards |= _back_towards(track.rest_xy, cue.xy, found, MOVED_MM)
         return towards
 
     @staticmethod
@@ -1862,14 +1859,17 @@ class Tracker:
 
 
 def _back_towards(
-    origin: NDArray[np.float64], source: NDArray[np.float64], found: NDArray[np.float64]
+    origin: NDArray[np.float64],
+    source: NDArray[np.float64],
+    found: NDArray[np.float64],
+    margin: float = BALL_RADIUS_MM,
 ) -> NDArray[np.bool_]:
-    """Which of `found` lie more than a ball radius from `origin` towards `source`."""
+    """Which of `found` lie more than `margin` from `origin` towards `source`."""
     away = origin - source
     length = float(np.hypot(*away))
-    if length < 1e-9 or not len(found):
+    if length < 1e-6 or not len(found):
         return np.zeros(len(found), bool)
-    return np.asarray((found - origin) @ (away / length) < -BALL_RADIUS_MM)
+    return np.asarray((found - origin) @ (away / length) < -margin)
 
 
 def _half_res(pixels: NDArray[np.float64]) -> NDArray[np.float64]:
