@@ -44,6 +44,13 @@ PEDESTAL = 0.22
 # is white, a dark one black: both grow with the light, so a darker camera, or a dim corner,
 # sees the same looks.
 GREY_CHROMA = 0.36
+# A bright pixel whose chroma is below this share of its own brightness is pale: white in
+# any light, though in a dim corner under a warm lamp its chroma is twice the cloth's
+# brightness (the cloth is no measure of it there). A coloured ball's least saturated colour
+# (the yellow 1) shows half its brightness. Pale counts for the cue ball's white only: a
+# coloured ball's pale highlights would shift its hue, and a cue's white ferrule on blue
+# cloth would pass for a stripe.
+WHITE_SATURATION = 0.2
 UNASSIGNED_COST = 40.0
 # What a brightly coloured ball's look costs with no coloured pixels at all (scaled down as
 # more show); the dark 4 and 7 show dark pixels instead.
@@ -89,6 +96,7 @@ class Look:
     # pixel colourful enough to count as coloured, yet its dark pixels lean maroon; an 8's
     # do not.
     tint: tuple[float, float] = (0.0, 0.0)
+    pale: float = 0.0  # the share of its disc coloured against the cloth, yet pale
 
     @staticmethod
     def combine(looks: Iterable[Look]) -> Look | None:
@@ -113,6 +121,7 @@ class Look:
             chroma=(chroma_u, chroma_v),
             weight=total,
             tint=(mean(lambda lk: lk.tint[0]), mean(lambda lk: lk.tint[1])),
+            pale=mean(lambda lk: lk.pale),
         )
 
 
@@ -142,8 +151,10 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
     # chroma it has in the middle, and measured against the table's light it was grey, and
     # (brighter than the cloth round it) a stripe's white.
     grey = chroma < GREY_CHROMA * max(under, 1.0)
-    # (Clipped, grey is white however bright the cloth under a lamp's hot spot is.)
-    white = grey & ((lum > 1.45 * level) | (raw >= top - CLIPPED))
+    # (Clipped, a pixel is bright however bright the cloth under a lamp's hot spot is.)
+    bright = (lum > 1.45 * level) | (raw >= top - CLIPPED)
+    white = grey & bright
+    pale = ~grey & bright & (chroma < WHITE_SATURATION * np.maximum(raw - black, 1.0))
     dark = grey & (lum < 0.75 * level)
     coloured = ~grey
     n = float(len(lum))
@@ -161,6 +172,7 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
         chroma=(cu, cv),
         weight=n,
         tint=(tu, tv),
+        pale=float(pale.sum()) / n,
     )
 
 
@@ -235,7 +247,8 @@ _DIRECTIONS = _palette_chroma(1.0)
 def id_cost(look: Look, ball: BallKey) -> float:
     """How unlike `ball` this look is (0: a perfect match)."""
     if ball == "cue":
-        return 6 * (1 - look.white) ** 2 / 0.25 + 4 * look.colour**2 / 0.2 + 8 * look.dark
+        white, colour = look.white + look.pale, look.colour - look.pale
+        return 6 * (1 - white) ** 2 / 0.25 + 4 * colour**2 / 0.2 + 8 * look.dark
     if ball == 8:
         black = 6 * (1 - look.dark - 0.1) ** 2 / 0.3 + 4 * look.colour**2 / 0.2 + 4 * look.white
         return black + (math.hypot(*look.tint) / TINT_OF_BLACK) ** 2
