@@ -16,7 +16,14 @@ from itertools import pairwise
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.geometry import BALL_RADIUS_MM, RAILS, Rail, Table, point_segment_distance
+from vision.geometry import (
+    BALL_RADIUS_MM,
+    RAILS,
+    Rail,
+    Table,
+    nearest_on_segment,
+    point_segment_distance,
+)
 
 BallKey = int | str
 F64 = NDArray[np.float64]
@@ -69,6 +76,10 @@ APEX_REACH_PER_TRAVEL = 0.1
 # of the hit's line measured wrong still take it into the cushion), reaches it.
 STRUCK_INTO_REACH_MM = 2 * BALL_RADIUS_MM
 STRUCK_INTO = 0.25
+# A ball that hit another came this near its spot, on the line between two of its sightings
+# (touching is two radii; each sighting is off by the position noise, and the line cuts the
+# corner of a bounce off it).
+HIT_REACH_MM = 2 * BALL_RADIUS_MM + 2 * POSITION_NOISE_MM
 # A ball at rest found off its spot and back on it (to stay this long) within this time
 # did not move.
 SPOT_RETURN_S = 0.15
@@ -123,6 +134,17 @@ class Path:
         last = self.last_seen()
         if last is not None and last + 1 < len(self.t):
             return last + 1
+        return None
+
+    def first_going(self) -> int | None:
+        """Index of the first sample seen off its spot from which it was next seen farther
+        off still (None: never): a centre pulled off its spot as another ball merges with
+        it comes back towards the spot at the next sighting; a ball going away does not."""
+        away = np.nonzero(self._seen_away())[0]
+        off = np.linalg.norm(self.xy - np.asarray(self.start), axis=1)
+        for i, j in pairwise(away.tolist()):
+            if off[j] > off[i]:
+                return int(i)
         return None
 
     def at(self, t: float) -> tuple[float, float]:
@@ -406,11 +428,12 @@ def first_contacts(
             when = _hit_time(cue, path, reach + STREAK_NOISE_MM, t_strike)
         if when is None:
             continue
-        # The ball cannot have been struck by the cue ball after it was already moving; how
+        # The ball cannot have been struck by the cue ball after it was already going; how
         # late the estimate may be is what the position noise is worth at the cue ball's speed.
         frame = float(path.t[1] - path.t[0]) if len(path.t) > 1 else 0.0
         slack = max(0.5 * frame, POSITION_NOISE_MM / max(_speed_at(cue, when), 1.0))
-        if when > float(path.t[moved]) + slack:
+        going = path.first_going()
+        if when > float(path.t[moved if going is None else going]) + slack:
             continue
         found.append((when, path.key))
     found.sort()
@@ -438,6 +461,32 @@ def hit_out_of_sight(
             if when is not None and when <= span:
                 found.append((float(cue.t[at]) + when, path.key))
     return min(found) if found else None
+
+
+def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
+    """Where the ball that hit `path`'s ball was as it hit it: of the `others` that had left
+    their spots before it and came within HIT_REACH_MM of its spot between its last sighting
+    there and its first off it, the one that came nearest, where it did (between sightings,
+    on the line joining them)."""
+    moved, still = path.first_moved(), path.still_until()
+    if moved is None or still is None:
+        return None
+    t_moved = float(path.t[moved])
+    spot = np.asarray(path.start, np.float64)
+    best: tuple[float, tuple[float, float]] | None = None
+    for other in others:
+        # (A neighbour resting beside it, or one set off by the same hit, did not hit it.)
+        if (left := other.first_moved()) is None or other.t[left] >= t_moved:
+            continue
+        inside = other.seen & (other.t > still) & (other.t < t_moved)
+        times = [still, *other.t[inside].tolist(), t_moved]
+        pts = np.array([other.at(t) for t in times])
+        for a, b in pairwise(pts):
+            near = nearest_on_segment(spot[None], a, b)[0]
+            gap = float(np.hypot(*(near - spot)))
+            if gap <= HIT_REACH_MM and (best is None or gap < best[0]):
+                best = (gap, (float(near[0]), float(near[1])))
+    return best[1] if best is not None else None
 
 
 def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, int] | None:
@@ -618,7 +667,7 @@ def cushion_contacts(
             approach = np.nonzero(gaps[:, r] < FROZEN_MM)[0]
             events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen_until))
     if struck_from is not None:
-        events += _struck_into_unseen(path, table, t_from, struck_from, frozen_until)
+        events += _struck_into_unseen(path, table, t_from, struck_from, frozen_until, others)
     if departure is not None and departure.pocket is not None:
         pocket = table.pockets[departure.pocket]
         events += _turned_out_of_sight(path, table, idx, pocket, departure.t, frozen_until)
@@ -654,6 +703,23 @@ def _touching(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.
             meets[1:-1] |= (a > 1e-12) & (disc >= 0) & (hit >= 0) & (hit <= dt_out)
         touching |= other.seen[idx] & meets
     return touching
+
+
+def _beside(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bool_]:
+    """At which of the samples `idx` the ball was within touching another ball (and the
+    position noise), where that one was seen or, out of sight, between its sightings: a ball
+    merged with the one beside it is often the one of the two out of sight."""
+    beside = np.zeros(len(idx), bool)
+    times = path.t[idx]
+    for other in others:
+        if not other.seen.any():
+            continue
+        seen_t, seen_xy = other.t[other.seen], other.xy[other.seen]
+        where = np.stack([np.interp(times, seen_t, seen_xy[:, k]) for k in (0, 1)], axis=1)
+        beside |= (
+            np.linalg.norm(path.xy[idx] - where, axis=1) <= 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
+        )
+    return beside
 
 
 def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -> bool:
@@ -742,11 +808,14 @@ def _struck_into_unseen(
     t_hit: float,
     struck_from: tuple[float, float],
     frozen_until: dict[Rail, float],
+    others: Sequence[Path],
 ) -> list[Event]:
     """The cushion a ball resting near it (not frozen to it) was struck into,
-    when it is first seen again farther from it than it rested: it went into it and came
-    back out unseen (the ball that hit it beside it, or its blur on dark cloth). A ball hit
-    is driven along the line from the hitter's centre through its own."""
+    when it is first seen again farther from it than it rested, seen only nearer it before
+    (and nearer each time): it went into it and came back out unseen (the ball that hit it
+    beside it, or its blur on dark cloth). A ball hit is driven along the line from the
+    hitter's centre through its own. (Its sightings touching another ball, `others`, are
+    not where it was: the two are one blob, its centre pulled towards the other's.)"""
     start = np.asarray(path.start, np.float64)
     drive = start - np.asarray(struck_from, np.float64)
     length = float(np.hypot(*drive))
@@ -755,22 +824,37 @@ def _struck_into_unseen(
         for i in range(len(path.t))
         if path.seen[i] and path.t[i] > t_hit and float(np.hypot(*(path.xy[i] - start))) > MOVED_MM
     ]
+    later = [i for i, beside in zip(later, _beside(path, later, others), strict=True) if not beside]
     if length < 1e-6 or not later:
         return []
     drive /= length
-    first = later[0]
-    rested, seen = table.rail_gaps(np.stack([start, path.xy[first]]))
+    # (Not before it was last seen still on its spot: a ball other than the first was hit
+    # after the first contact.)
+    t_hit = max(t_hit, path.still_until() or t_hit)
+    rested = table.rail_gaps(start[None])[0]
+    gaps = table.rail_gaps(path.xy[later])
     out = []
     for r, rail in enumerate(RAILS):
         into = -float(drive @ _inward_normal(rail))
         # (One resting nearer than FROZEN_MM is frozen to it: its own look.)
-        if not FROZEN_MM <= rested[r] <= STRUCK_INTO_REACH_MM:
+        if not FROZEN_MM <= rested[r] <= STRUCK_INTO_REACH_MM or into < STRUCK_INTO:
             continue
-        if into < STRUCK_INTO or seen[r] <= rested[r]:
+        farther = np.nonzero(gaps[:, r] > rested[r])[0]
+        if not len(farther) or np.any(np.diff(gaps[: farther[0], r]) > 0):
             continue
-        share = rested[r] / into / (rested[r] / into + seen[r])
-        t_rail = t_hit + share * float(path.t[first] - t_hit)
-        out.append(_cushion_event(path.key, rail, t_rail, frozen_until))
+        first = farther[0]
+        # From where it was last seen going in (or its spot) to where it was seen coming out.
+        t_in, gap_in = (
+            (float(path.t[later[first - 1]]), float(gaps[first - 1, r]))
+            if first
+            else (t_hit, float(rested[r]))
+        )
+        share = gap_in / into / (gap_in / into + float(gaps[first, r]))
+        out.append(
+            _cushion_event(
+                path.key, rail, t_in + share * float(path.t[later[first]] - t_in), frozen_until
+            )
+        )
     return out
 
 

@@ -119,11 +119,16 @@ class Table:
         )
 
 
-def point_segment_distance(points: Points, a: Points, b: Points) -> NDArray[np.float64]:
-    """Each point's (n×2) distance to the segment from a to b."""
+def nearest_on_segment(points: Points, a: Points, b: Points) -> Points:
+    """The point of the segment from a to b nearest each point (n×2)."""
     ab = b - a
     f = np.clip(((points - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
-    return np.asarray(np.linalg.norm(points - (a + f[:, None] * ab), axis=1))
+    return np.asarray(a + f[:, None] * ab)
+
+
+def point_segment_distance(points: Points, a: Points, b: Points) -> NDArray[np.float64]:
+    """Each point's (n×2) distance to the segment from a to b."""
+    return np.asarray(np.linalg.norm(points - nearest_on_segment(points, a, b), axis=1))
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from vision.events import (
     put_down_by_hand,
     stayed_on_the_table,
     strike_time,
+    struck_by,
     swapped_at,
 )
 from vision.exposure import Exposure, Light
@@ -385,9 +386,9 @@ class ShotDetector:
         if first is not None:
             struck_from = cue.at(t_first) if cue is not None else None
             for path in paths.values():
-                hitter = struck_from if path.key == first else None
                 departure = departures.get(path.key)
                 rest = [p for p in paths.values() if p is not path]
+                hitter = struck_from if path.key == first else struck_by(path, rest)
                 for event in cushion_contacts(path, table, t_first, departure, hitter, rest):
                     if event.t >= t_first:
                         events.append(event)
