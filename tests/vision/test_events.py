@@ -182,21 +182,33 @@ def test_a_ball_seen_off_its_spot_for_a_moment_as_the_cue_ball_creeps_by_was_not
     assert found == []
 
 
-def test_a_ball_the_path_passed_on_its_way_to_a_cushion_is_hit_when_it_comes_back() -> None:
-    # Fresh 6's 186: the cue ball passes the 3 a millimetre wider than touching on its way to
-    # the cushion, comes back off it and hits the 3 full.
-    times = np.arange(0, 1.2, 1 / FPS)
-    three_at = np.array([800.0, 300.0 + 2 * BALL_RADIUS_MM + 1.0])
-    bounce_at, t_bounce = np.array([1200.0, 300.0]), 0.45
-    way_back = (three_at - bounce_at) / np.linalg.norm(three_at - bounce_at)
-    t_hit = t_bounce + float(np.linalg.norm(three_at - bounce_at) - 2 * BALL_RADIUS_MM) / 2000.0
+def _back_off_a_cushion(ball_at: F64, bounce_x: float, times: F64) -> tuple[Path, float, F64]:
+    """The cue ball struck at 0.1 s from (500, 300) at 2 m/s up the table into a cushion at
+    `bounce_x` (along y = 300), then straight back at the ball resting at `ball_at`, stopping
+    as it hits it: its path, when it hits, and its way back."""
+    bounce_at = np.array([bounce_x, 300.0])
+    t_bounce = 0.1 + (bounce_x - 500.0) / 2000.0
+    way_back = (ball_at - bounce_at) / np.linalg.norm(ball_at - bounce_at)
+    t_hit = t_bounce + float(np.linalg.norm(ball_at - bounce_at) - 2 * BALL_RADIUS_MM) / 2000.0
     xy = []
     for t in times:
         if t < t_bounce:
             xy.append([500.0 + 2000.0 * max(0.0, t - 0.1), 300.0])
         else:
             xy.append(bounce_at + way_back * 2000.0 * (min(t, t_hit) - t_bounce))
-    cue = Path("cue", times, np.array(xy), np.ones(len(times), bool), (500.0, 300.0))
+    return (
+        Path("cue", times, np.array(xy), np.ones(len(times), bool), (500.0, 300.0)),
+        t_hit,
+        way_back,
+    )
+
+
+def test_a_ball_the_path_passed_on_its_way_to_a_cushion_is_hit_when_it_comes_back() -> None:
+    # Fresh 6's 186: the cue ball passes the 3 a millimetre wider than touching on its way to
+    # the cushion, comes back off it and hits the 3 full.
+    times = np.arange(0, 1.2, 1 / FPS)
+    three_at = np.array([800.0, 300.0 + 2 * BALL_RADIUS_MM + 1.0])
+    cue, t_hit, way_back = _back_off_a_cushion(three_at, 1200.0, times)
     velocity = way_back * 1500.0
     start = (float(three_at[0]), float(three_at[1]))
     three = straight(3, start, (float(velocity[0]), float(velocity[1])), t_hit, times)
@@ -212,17 +224,7 @@ def test_a_ball_whose_centre_is_pulled_off_its_spot_just_before_the_hit_was_hit(
     # the pulled frame, more than half a frame before it.
     times = np.arange(0, 1.2, 1 / FPS)
     one_at = np.array([800.0, 300.0 + 2 * BALL_RADIUS_MM + 1.0])
-    bounce_at = np.array([1205.0, 300.0])
-    t_bounce = 0.1 + (bounce_at[0] - 500.0) / 2000.0
-    way_back = (one_at - bounce_at) / np.linalg.norm(one_at - bounce_at)
-    t_hit = t_bounce + float(np.linalg.norm(one_at - bounce_at) - 2 * BALL_RADIUS_MM) / 2000.0
-    xy = []
-    for t in times:
-        if t < t_bounce:
-            xy.append([500.0 + 2000.0 * max(0.0, t - 0.1), 300.0])
-        else:
-            xy.append(bounce_at + way_back * 2000.0 * (min(t, t_hit) - t_bounce))
-    cue = Path("cue", times, np.array(xy), np.ones(len(times), bool), (500.0, 300.0))
+    cue, t_hit, way_back = _back_off_a_cushion(one_at, 1205.0, times)
     start = (float(one_at[0]), float(one_at[1]))
     one = straight(1, start, tuple(way_back * 1500.0), t_hit, times)
     after = int(np.searchsorted(times, t_hit))
