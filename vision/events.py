@@ -35,6 +35,8 @@ MOVED_MM = 5.0
 LEAVES_TABLE_SPEED_MM_S = 1000.0
 # How far a seen position may be from the true one (blur, shading, compression).
 POSITION_NOISE_MM = 8.0
+# Two balls' centres this near may be one blob: touching, but for the position noise.
+TOUCHING_MM = 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
 # How far wide of its path a fast cue ball's streak may put its centre.
 STREAK_NOISE_MM = 4.0
 # A ball the cue ball struck leaves its spot within this, however thin the hit (a feathered
@@ -686,7 +688,7 @@ def _touching(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.
     closing on it fast enough (as it closed since the sample before) to meet it before the
     sample after."""
     touching = np.zeros(len(idx), bool)
-    reach = 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
+    reach = TOUCHING_MM
     times = path.t[idx]
     dt_in = np.maximum(np.diff(times)[:-1], 1e-6)[:, None]
     dt_out = np.diff(times)[1:]
@@ -710,15 +712,10 @@ def _beside(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bo
     position noise), where that one was seen or, out of sight, between its sightings: a ball
     merged with the one beside it is often the one of the two out of sight."""
     beside = np.zeros(len(idx), bool)
-    times = path.t[idx]
     for other in others:
-        if not other.seen.any():
-            continue
-        seen_t, seen_xy = other.t[other.seen], other.xy[other.seen]
-        where = np.stack([np.interp(times, seen_t, seen_xy[:, k]) for k in (0, 1)], axis=1)
-        beside |= (
-            np.linalg.norm(path.xy[idx] - where, axis=1) <= 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
-        )
+        if other.seen.any():
+            where = np.array([other.at(float(t)) for t in path.t[idx]]).reshape(-1, 2)
+            beside |= np.linalg.norm(path.xy[idx] - where, axis=1) <= TOUCHING_MM
     return beside
 
 
@@ -1165,7 +1162,7 @@ def stayed_on_the_table(path: Path, others: Iterable[Path], drop: Disappearance)
     if drop.speed >= LEAVES_TABLE_SPEED_MM_S:
         return False
     where, since = path.xy[last], float(path.t[last])
-    reach = 2 * BALL_RADIUS_MM + POSITION_NOISE_MM
+    reach = TOUCHING_MM
     for other in others:
         seen = np.nonzero(other.seen)[0]
         # From its sighting before then on: it may have passed between two frames.
