@@ -821,13 +821,16 @@ def _struck_into_unseen(
         for i in range(len(path.t))
         if path.seen[i] and path.t[i] > t_hit and float(np.hypot(*(path.xy[i] - start))) > MOVED_MM
     ]
+    if length < 1e-6:
+        return []
     later = [i for i, beside in zip(later, _beside(path, later, others), strict=True) if not beside]
-    if length < 1e-6 or not later:
+    if not later:
         return []
     drive /= length
     # (Not before it was last seen still on its spot: a ball other than the first was hit
     # after the first contact.)
-    t_hit = max(t_hit, path.still_until() or t_hit)
+    if (still := path.still_until()) is not None:
+        t_hit = max(t_hit, still)
     rested = table.rail_gaps(start[None])[0]
     gaps = table.rail_gaps(path.xy[later])
     out = []
