@@ -600,7 +600,7 @@ def cushion_contacts(
     # Where it touches another ball (or meets it before the next frame) the two may be one
     # blob, its centre pulled towards the other's: how far it is from a cushion there is
     # taken from its sightings either side.
-    pulled = _touching(path, idx, others)
+    pulled, meeting = _touching(path, idx, others)
     steady = gaps.copy()
     if pulled.any() and not pulled.all():
         for r in range(4):
@@ -626,9 +626,13 @@ def cushion_contacts(
         # (its seen centre wandered, part of it showing under an arm or beside a passing
         # ball); a ball sent into a cushion does not come back to stop where it stood.
         return []
-    # A turn where it touches another ball is the other ball's doing: only one at the cushion
-    # counts.
-    ceiling[pulled] = POSITION_NOISE_MM
+    # A turn where it touches another ball, or just after it met one on its way (out of
+    # sight, between the sample before and this one), is the other ball's doing: only one at
+    # the cushion counts. (Met on its spot, it was started, not turned: it may have reached a
+    # cushion since.)
+    met_since_before = np.zeros(len(idx), bool)
+    met_since_before[1:] = meeting[:-1] & ~resting[:-1]
+    ceiling[pulled | met_since_before] = POSITION_NOISE_MM
     # (Its speed over a while either side: from one frame to the next, its jitter is as fast.)
     before = np.searchsorted(times, times - CREEP_BASE_S)
     after = np.searchsorted(times, times + CREEP_BASE_S, side="right") - 1
@@ -683,28 +687,33 @@ def cushion_contacts(
     return _merge_same(events)
 
 
-def _touching(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bool_]:
+def _touching(
+    path: Path, idx: list[int], others: Sequence[Path]
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """At which of the samples `idx` the ball was seen touching another seen ball, or
     closing on it fast enough (as it closed since the sample before) to meet it before the
-    sample after."""
+    sample after; and at which of those it was closing on one still plainly apart from it
+    (farther than touching and the position noise again): it met it between the two."""
     touching = np.zeros(len(idx), bool)
-    reach = TOUCHING_MM
+    meeting = np.zeros(len(idx), bool)
     times = path.t[idx]
     dt_in = np.maximum(np.diff(times)[:-1], 1e-6)[:, None]
     dt_out = np.diff(times)[1:]
     for other in others:
         between = path.xy[idx] - other.xy[idx]
-        meets = np.linalg.norm(between, axis=1) <= reach
+        apart = np.linalg.norm(between, axis=1)
+        meets = np.zeros(len(idx), bool)
         if len(idx) > 2:
             # (_ray_circle for every inner sample at once: where p + v t first meets reach.)
             p, v = between[1:-1], (between[1:-1] - between[:-2]) / dt_in
             a, b = np.sum(v * v, axis=1), 2 * np.sum(p * v, axis=1)
-            disc = b * b - 4 * a * (np.sum(p * p, axis=1) - reach * reach)
+            disc = b * b - 4 * a * (np.sum(p * p, axis=1) - TOUCHING_MM * TOUCHING_MM)
             with np.errstate(divide="ignore", invalid="ignore"):
                 hit = (-b - np.sqrt(disc)) / (2 * a)
-            meets[1:-1] |= (a > 1e-12) & (disc >= 0) & (hit >= 0) & (hit <= dt_out)
-        touching |= other.seen[idx] & meets
-    return touching
+            meets[1:-1] = (a > 1e-12) & (disc >= 0) & (hit >= 0) & (hit <= dt_out)
+        touching |= other.seen[idx] & ((apart <= TOUCHING_MM) | meets)
+        meeting |= other.seen[idx] & meets & (apart > TOUCHING_MM + POSITION_NOISE_MM)
+    return touching, meeting
 
 
 def _beside(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bool_]:

@@ -469,6 +469,36 @@ def test_a_ball_turned_off_another_just_before_it_went_out_of_sight_met_no_cushi
     assert cushion_contacts(path, TABLE, 22.48) == []
 
 
+def _sightings(key: int | str, times: F64, at: dict[int, tuple[float, float]]) -> Path:
+    """A ball seen at the samples `at` names (its spot: the first), out of sight between."""
+    xy, last = [], at[0]
+    for k in range(len(times)):
+        last = at.get(k, last)
+        xy.append(last)
+    seen = np.array([k in at for k in range(len(times))])
+    return Path(key, times, np.array(xy), seen, at[0])
+
+
+def test_a_ball_turned_by_another_between_two_sightings_met_no_cushion_there() -> None:
+    # Fresh 12's 338, frame by frame at 60 fps: the cue ball at 5 m/s meets the 1, resting
+    # 36 mm off the left cushion, two frames after it was last seen 184 mm from it, and comes
+    # away slowly. Its first sighting after is its nearest to the cushion (65 mm), within half
+    # a frame's travel (134 mm), but its lines in and out meet 51 mm off the cushion: the
+    # turn was the 1's doing.
+    times = 37.1 + np.arange(16) / FPS
+    cue = _sightings("cue", times, {0: (1726.1, 138.7), 1: (1726.1, 138.7), 3: (1831.1, 119.7),
+                                    4: (1918.6, 103.1), 7: (2052.6, 93.2), 8: (2057.4, 99.9),
+                                    9: (2061.2, 106.3), 10: (2063.0, 114.8), 11: (2066.4, 123.4),
+                                    12: (2068.7, 128.6), 13: (2069.3, 136.7), 14: (2072.8, 141.3),
+                                    15: (2074.3, 147.9)})  # fmt: skip
+    one = _sightings(1, times, {**{k: (2098.9, 64.0) for k in range(6)}, 6: (2106.0, 64.8),
+                                7: (2223.7, 31.6), 8: (2295.6, 43.9), 9: (2364.7, 61.7),
+                                10: (2437.6, 78.2), 11: (2491.9, 97.3), 12: (2465.4, 113.9),
+                                13: (2440.0, 130.0), 14: (2415.0, 146.0),
+                                15: (2390.0, 162.0)})  # fmt: skip
+    assert cushion_contacts(cue, TABLE, 37.191, others=[one]) == []
+
+
 def test_a_ball_seen_again_off_its_way_back_from_a_cushion_touched_it_no_more_surely() -> None:
     # Seen again 15 cm along the cushion from where its way back leads: something else
     # (a ball, a hand) turned it out of sight.
