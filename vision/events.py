@@ -82,6 +82,9 @@ STRUCK_INTO = 0.25
 # (touching is two radii; each sighting is off by the position noise, and the line cuts the
 # corner of a bounce off it).
 HIT_REACH_MM = 2 * BALL_RADIUS_MM + 2 * POSITION_NOISE_MM
+# A ball seen within this of one place for this long was at rest there.
+STILL_MM = 2.0
+STILL_S = 0.2
 # A ball at rest found off its spot and back on it (to stay this long) within this time
 # did not move.
 SPOT_RETURN_S = 0.15
@@ -645,7 +648,9 @@ def cushion_contacts(
         for k in _valleys(
             gaps[:, r], steady[:, r], CUSHION_PROMINENCE_MM, reach, resting, creeping
         ):
-            if _off_its_spot_for_a_moment(k, resting, times):
+            if _off_its_spot_for_a_moment(k, resting, times) or _off_its_rest_for_a_moment(
+                k, pts, times
+            ):
                 continue
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
             # before the turn when there are (the valley's own may be after the bounce).
@@ -741,6 +746,22 @@ def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -
         return False
     stay = (times > times[back]) & (times <= times[back] + SPOT_STAY_S)
     return int(stay.sum()) >= 2 and bool(resting[stay].all())
+
+
+def _off_its_rest_for_a_moment(k: int, pts: F64, times: F64) -> bool:
+    """Whether the ball was at rest just before sample `k` (seen within STILL_MM of one
+    place for STILL_S) and back there, to stay, within SPOT_RETURN_S: a ball at rest does
+    not start by itself, and one sent into a cushion does not come back to stop where it
+    rested; its centre was pulled for a moment (a shadow, a hand passing over it)."""
+    # (Times to a microsecond: a frame time minus STILL_S may miss a frame time by a hair.)
+    since = float(times[k - 1]) - STILL_S - 1e-6 if k >= 1 else -math.inf
+    if k < 1 or times[0] > since:
+        return False
+    rest = pts[k - 1]
+    window = (times >= since) & (times <= times[k - 1])
+    if np.linalg.norm(pts[window] - rest, axis=1).max() > STILL_MM:
+        return False
+    return _off_its_spot_for_a_moment(k, np.linalg.norm(pts - rest, axis=1) <= MOVED_MM, times)
 
 
 def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:

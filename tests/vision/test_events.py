@@ -1069,6 +1069,21 @@ def test_a_ball_come_to_rest_beside_a_cushion_is_not_touching_it_for_its_jitter(
     assert cushion_contacts(path, TABLE, 0.1) == []
 
 
+def test_a_ball_at_rest_by_a_cushion_seen_nearer_it_for_a_moment_touched_nothing() -> None:
+    # Fresh 12's 336 at 30 fps: the 10 rolled to a stop 4 mm off the foot cushion; most of a
+    # second later its centre is found 4 mm nearer for a frame, then 2 mm off its rest for a
+    # few, then back (a hand's shadow passing). A ball at rest does not start by itself.
+    times = np.arange(0, 3.0, 1 / 30)
+    touch_x = TABLE.length - BALL_RADIUS_MM
+    gap = 4.1 + 300.0 * np.clip(1.0 - times, 0.0, 1.0) ** 2
+    gap += np.where(np.arange(len(times)) % 2 == 0, 0.4, -0.4) * (times > 1.0)
+    k = int(np.searchsorted(times, 1.8))
+    gap[k:] = [0.2, 2.1, 2.1, 2.1, 2.1, 2.1, 3.0, 3.5] + [3.5] * (len(times) - k - 8)
+    xy = np.stack([touch_x - gap, np.full(len(times), 1046.0)], axis=1)
+    path = Path(10, times, xy, np.ones(len(times), bool), (float(xy[0, 0]), 1046.0))
+    assert cushion_contacts(path, TABLE, 0.0) == []
+
+
 def test_a_ball_on_the_move_while_the_cue_ball_still_stood_was_not_hit_by_it() -> None:
     # A dark shadow taken for the 8 wanders off at 0.3 s; the cue ball, seen still on its
     # spot until it is struck at 0.6 s, is out of sight behind the cue from then to 0.75 s.
