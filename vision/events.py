@@ -416,6 +416,21 @@ def _speed_at(path: Path, t: float) -> float:
     return float(np.linalg.norm(path.xy[j] - path.xy[i]) / max(path.t[j] - path.t[i], 1e-6))
 
 
+def _left_by(path: Path, i: int) -> float:
+    """The latest the ball can have left its spot, first seen off it going at sample `i`:
+    seen off it by less than the position noise, it may yet have been on it (its centre
+    pushed off by the split of a blob it shares with the ball reaching it) until the pace
+    it went on at would have taken it that far."""
+    t = float(path.t[i])
+    off = float(np.linalg.norm(path.xy[i] - np.asarray(path.start)))
+    later = np.nonzero(path.seen[i + 1 :])[0]
+    if off >= POSITION_NOISE_MM or not len(later):
+        return t
+    j = i + 1 + int(later[0])
+    speed = float(np.linalg.norm(path.xy[j] - path.xy[i])) / max(float(path.t[j]) - t, 1e-6)
+    return min(t + (POSITION_NOISE_MM - off) / max(speed, 1e-6), float(path.t[j]))
+
+
 def first_contacts(
     cue: Path, others: list[Path], t_strike: float
 ) -> tuple[list[tuple[float, int]], float]:
@@ -438,7 +453,7 @@ def first_contacts(
         frame = float(path.t[1] - path.t[0]) if len(path.t) > 1 else 0.0
         slack = max(0.5 * frame, POSITION_NOISE_MM / max(_speed_at(cue, when), 1.0))
         going = path.first_going()
-        if when > float(path.t[moved if going is None else going]) + slack:
+        if when > _left_by(path, moved if going is None else going) + slack:
             continue
         found.append((when, path.key))
     found.sort()
