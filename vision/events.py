@@ -1201,9 +1201,10 @@ def _went_over(path: Path, table: Table) -> tuple[Rail, float] | None:
 
 def stayed_on_the_table(path: Path, others: Iterable[Path], drop: Disappearance) -> bool:
     """Whether an object ball lost from sight away from the pockets is still on the table:
-    last seen too slow to go over a cushion, and no ball came within reach of where it was
-    lost after that (an object ball moves only when a ball hits it). Not the cue ball: the
-    cue may strike it out of sight."""
+    last seen too slow to go over a cushion, and no ball fast enough to send it over one
+    came within reach of where it was lost after that (an object ball moves only when a
+    ball hits it, and no faster than that ball came). Not the cue ball: the cue may strike
+    it out of sight."""
     last = path.last_seen()
     if path.key == "cue" or drop.pocket is not None or last is None:
         return False
@@ -1218,8 +1219,15 @@ def stayed_on_the_table(path: Path, others: Iterable[Path], drop: Disappearance)
         points = other.xy[seen]
         if len(points) == 1 and np.linalg.norm(points[0] - where) <= reach:
             return False
-        for a, b in pairwise(points):
-            if point_segment_distance(where[None, :], a, b)[0] <= reach:
+        # Its speed along each step, or the one before (a step across its hit is short).
+        steps = np.linalg.norm(np.diff(points, axis=0), axis=1)
+        speeds = steps / np.maximum(np.diff(other.t[seen]), 1e-6)
+        speeds = np.maximum(speeds, np.concatenate([[0.0], speeds[:-1]]))
+        for (a, b), speed in zip(pairwise(points), speeds, strict=True):
+            if (
+                speed >= LEAVES_TABLE_SPEED_MM_S
+                and point_segment_distance(where[None, :], a, b)[0] <= reach
+            ):
                 return False
     return True
 

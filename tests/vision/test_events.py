@@ -356,6 +356,17 @@ def test_an_object_ball_lost_and_then_hit_may_have_left_the_table() -> None:
     assert not stayed_on_the_table(lost, [hitter], drop)
 
 
+def test_an_object_ball_lost_as_a_slow_ball_stopped_against_it_stayed_on_the_table() -> None:
+    # Fresh 13's 351: the cue ball creeps up to the 7 at 0.15 m/s and stops against it; the
+    # two are one blob and the 7 is lost. Sent no faster than that, it cannot have gone over
+    # a cushion.
+    lost, drop = _lost_creeping(8)
+    where = lost.xy[lost.last_seen()]
+    stop = (300.0 - 2 * BALL_RADIUS_MM) / 150.0
+    creeper = straight("cue", (where[0] - 300.0, where[1]), (150.0, 0.0), 0.0, lost.t, stop)
+    assert stayed_on_the_table(lost, [creeper], drop)
+
+
 def test_an_object_ball_lost_going_fast_may_have_left_the_table() -> None:
     times = np.arange(0, 1, 1 / FPS)
     path = straight(4, (800.0, 600.0), (0.0, 2000.0), 0.1, times)
