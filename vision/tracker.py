@@ -730,6 +730,10 @@ class Tracker:
                 elif rolling:
                     # (At its pace: a step measured across a bounce understates it.)
                     speed = JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S
+                elif self._cue_ball_paced(track):
+                    # A ball it meets may speed it up, to no more than the fastest going.
+                    top = max(other.pace_in for other in self.tracks.values())
+                    speed = JAW_REBOUND * top + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
                 if on_its_line:
                     # (Slowing down, it is short of where its speed was taking it.)
@@ -776,8 +780,10 @@ class Tracker:
                     allowed &= ~tip
                 # Struck, the cue ball may be anywhere along its way by the next frame: there
                 # its colour tells it from the cue's tip following through over its spot
-                # (fresh 6's 177), not its nearness to the spot.
-                weight = STRUCK_DISTANCE_WEIGHT if struck_unseen else 1.0
+                # (fresh 6's 177), not its nearness to the spot. So may the cue ball lost in
+                # play a while (meeting a ball out of sight), anywhere its pace takes it.
+                lost_going = self._cue_ball_paced(track) and dt > MOTION_LOOKBACK_S
+                weight = STRUCK_DISTANCE_WEIGHT if struck_unseen or lost_going else 1.0
                 cost[row] = np.where(allowed, weight * dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
         matched_tracks = set()
@@ -787,6 +793,8 @@ class Tracker:
             track = self.tracks[tid]
             xy = found[col]
             dt = max(t - track.t, 1e-3)
+            if self._in_play(track):
+                self._reached_out_of_sight(track, xy, t)
             track.velocity = (xy - track.xy) / dt
             # Jitter around its spot is not motion, nor is a ball that nothing could have
             # moved found a little off it (half under a hand, its disc is cut short).
@@ -1654,6 +1662,30 @@ class Tracker:
             for other in self.tracks.values()
         )
 
+    def _reached_out_of_sight(self, mover: Track, found: NDArray[np.float64], t: float) -> None:
+        """Note the balls at rest, out of sight, that `mover` may have hit on its way out of
+        sight, now that it is `found` again: it may have turned off one anywhere its pace
+        took it, not only on the line between where it was lost and found (the balls within
+        two radii of a way from one to the other no longer than its pace allows)."""
+        lost = mover.missing_since
+        if lost is None:
+            return
+        budget = mover.pace_in * (t - mover.t) + REACH_SLACK_MM
+        for other in self.tracks.values():
+            if (
+                other is mover
+                or other.missing_since is None
+                or other.reached_at is not None
+                or other.rest_xy is None
+                or other.moving
+                or self._in_play(other)
+            ):
+                continue
+            way = float(np.hypot(*(other.xy - mover.xy)) + np.hypot(*(other.xy - found)))
+            if way - 4 * BALL_RADIUS_MM <= budget:
+                other.reached_at = max(other.missing_since, lost)
+                other.reached_from = mover.xy.copy()
+
     def _on_path_of(self, other: Track, track: Track, t: float) -> bool:
         """Whether a ball in motion may have hit `track`'s ball: its path over the last look
         back (from its spot if it left that since) on to where it is by now comes within two
@@ -1696,6 +1728,18 @@ class Tracker:
         if rest is None:
             return False
         return math.hypot(float(track.xy[0] - rest[0]), float(track.xy[1] - rest[1])) > MOVED_MM
+
+    @staticmethod
+    def _cue_ball_paced(track: Track) -> bool:
+        """Whether the cue ball in play was seen going twice since it left its spot: its pace
+        (its top speed over the last look back) is measured over a whole frame's step then,
+        not only the part of one after the strike."""
+        return (
+            track.key == "cue"
+            and track.left_at is not None
+            and track.t > track.left_at
+            and Tracker._in_play(track)
+        )
 
     def at_a_pocket(self, track: Track) -> bool:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""

@@ -609,6 +609,62 @@ def test_the_cue_ball_struck_out_of_sight_is_found_again_where_it_rolls() -> Non
     assert cue.hidden_at_rest == pytest.approx(5 / 60, abs=1 / 60)
 
 
+def test_the_cue_ball_lost_in_play_is_not_taken_for_a_pale_thing_beyond_its_pace() -> None:
+    # Fresh 11's 302: struck at 2.5 m/s, the cue ball is seen going three frames, then lost
+    # as it meets a ball; meanwhile something pale (the bridge hand) moves 700 mm back along
+    # its way. Nothing on the table went faster than the cue ball: it cannot be there.
+    spot, hand = (1500.0, 640.0), (2075.0, 640.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    x = spot[0]
+    for i in range(20):
+        x = spot[0] - 2500.0 / 60 * max(i - 4, 0)
+        balls = {(600.0, 1000.0): RED}
+        if i < 8 or i >= 14:
+            balls[(x, spot[1])] = WHITE
+        if i >= 9:
+            balls[(hand[0] - 6.0 * (i - 9), hand[1])] = WHITE
+        tracker.update(i / 60, frame(balls))
+        (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+        assert cue.xy[0] < hand[0] - 200.0, f"frame {i}: the cue ball at the hand"
+    assert ball_at(tracker, "cue") == pytest.approx((x, spot[1]), abs=15.0)
+
+
+@pytest.mark.parametrize("colour", [RED, (110, 30, 90)])
+def test_a_ball_met_out_of_sight_off_the_line_between_sightings_is_followed(
+    colour: tuple[int, int, int],
+) -> None:
+    # Fresh 11's 302: the cue ball at 2.5 m/s meets the 3 and both are lost from sight a
+    # while; the cue ball shows again going off at an angle (the line from where it was lost
+    # to where it shows passes 107 mm from the 3), the 3 a frame later going the other way.
+    # Out of sight, the cue ball may have turned off a ball anywhere its pace took it: the 3
+    # may have moved. A purple ball's colour blurred into green cloth is nearly a white's:
+    # the cue ball lost in play a while is told by its colour, not its nearness.
+    spot, three = (1500.0, 640.0), np.array([1100.0, 680.0])
+    contact = np.array([1141.2, 640.0])
+    t_contact = (spot[0] - contact[0]) / 2500.0 + 4 / 60
+    cue_off = np.array([-0.6, -0.8]) * 1500.0
+    three_off = (three - contact) / np.hypot(*(three - contact)) * 1500.0
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    cue_xy = three_xy = three
+    for i in range(30):
+        t = i / 60
+        after = max(t - t_contact, 0.0)
+        cue_xy = (
+            np.array([spot[0] - 2500.0 * max(t - 4 / 60, 0.0), spot[1]])
+            if t < t_contact
+            else contact + cue_off * after
+        )
+        three_xy = three + three_off * after
+        balls: drawn.Balls = {}
+        if i <= 10 or i >= 22:
+            balls[(float(cue_xy[0]), float(cue_xy[1]))] = WHITE
+        if i <= 11 or i >= 23:
+            balls[(float(three_xy[0]), float(three_xy[1]))] = colour
+        tracker.update(t, frame(balls))
+    assert ball_at(tracker, "cue") == pytest.approx(cue_xy, abs=15.0)
+    assert ball_at(tracker, 3) == pytest.approx(three_xy, abs=15.0)
+
+
 def test_an_object_ball_hit_while_out_of_sight_is_found_again_where_it_rolls() -> None:
     # The 3 rests under the player's arm, which stays down after the stroke: the cue ball
     # runs into it there, and the 3 rolls on under the cue for half a second before it
