@@ -1128,8 +1128,12 @@ class Tracker:
         for i, r in enumerate(rows):
             key = self.tracks[tids[r]].key
             if key is not None:
-                unlike = np.array([id_cost(looks[c], key) for c in cols]) > FOUND_AGAIN_COST
-                cost[i, unlike] = np.inf
+                ids = np.array([id_cost(looks[c], key) for c in cols])
+                if key in STRIPES:
+                    # A stripe's colour turns with it (mostly white, or mostly its colour,
+                    # whichever way up it stops): its look, stripe and all, tells it.
+                    cost[i] = ids * (MAX_COLOUR_GAP / FOUND_AGAIN_COST)
+                cost[i, ids > FOUND_AGAIN_COST] = np.inf
         return [(rows[i], cols[j]) for i, j in assign(cost, max_cost=MAX_COLOUR_GAP)]
 
     def cue_look_alikes(self) -> list[Track]:

@@ -507,6 +507,45 @@ def test_after_a_pot_the_ball_left_at_rest_is_not_named_for_the_ball_that_went_d
     assert ball_at(tracker, 9)[0] == pytest.approx(1500.0, abs=10.0)
 
 
+def test_a_stripe_back_out_of_a_pocket_at_rest_another_way_up_is_found_again() -> None:
+    # Fresh 13's 374: the 10 rested white side up (a rim of blue), rattled in a corner's
+    # jaws out of sight and came back out to stop with its band up. Its colour at rest then
+    # was no measure of it now; its look, stripe and all, is.
+    yellow = (20, 195, 245)
+    radius = round(CALIBRATION.ball_radius_px())
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    spot, rest = (400.0, 200.0), (900.0, 150.0)
+
+    def white_side_up(balls: drawn.Balls, at: tuple[float, float] | None) -> Planes:
+        image = picture(balls)
+        if at is not None:
+            p = tuple(np.round(CALIBRATION.to_image(np.array([at]))[0]).astype(int))
+            cv2.circle(image, p, radius, yellow, -1, cv2.LINE_AA)
+            cv2.circle(image, p, max(1, round(radius * 0.75)), WHITE, -1, cv2.LINE_AA)
+        return Planes.from_bgr(image)
+
+    t = 0.0
+    balls: drawn.Balls = {}
+    for i in range(120):
+        xy = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
+        balls = {stun_shot(spot, (-6.0, -3.0), i, 10): WHITE}
+        planes = white_side_up(balls, xy if xy[0] > 60.0 else None)  # lost in the mouth
+        if i == 0:
+            tracker.update(t, planes)
+            tracker.settle(t, planes)
+        tracker.update(t, planes)
+        t += 1 / 60
+    image = picture({**balls, rest: WHITE})
+    px, py = np.round(CALIBRATION.to_image(np.array([rest]))[0]).astype(int)
+    band = np.zeros(image.shape[:2], np.uint8)
+    cv2.circle(band, (int(px), int(py)), radius, (255,), -1)
+    band[:, : px - radius // 3] = 0
+    band[:, px + radius // 3 + 1 :] = 0
+    image[band > 0] = yellow
+    tracker.settle(t, Planes.from_bgr(image), after_shot=True)
+    assert ball_at(tracker, 9) == pytest.approx(rest, abs=10.0)
+
+
 def test_a_slow_ball_out_of_sight_for_a_moment_is_not_taken_for_a_lookalike_far_off() -> None:
     # The 3, struck to roll at 0.3 m/s, is not seen for a few frames while a red disc (a
     # piece of another ball's blur, a reflection) shows 600 mm off: a rolling ball goes no
