@@ -967,9 +967,10 @@ def _valleys(
     """Inner samples where the gap to a cushion has a minimum no higher than `ceiling` (per
     sample) standing out by `prominence` on both sides: the ball came towards the cushion
     and went away from it (or, `resting` on its spot just before, was sent into it and
-    straight back out). Where it is `creeping` a slow touch is judged on the gap averaged
-    over three samples. How far it came from and went away is measured on `steady`, the gap
-    where its centre is not pulled by another ball's.
+    straight back out). Where it is `creeping` a turn is judged on the gap averaged over
+    three samples (its centre's jitter from one frame to the next is as much as its travel:
+    at rest in a shade, a few millimetres). How far it came from and went away is measured
+    on `steady`, the gap where its centre is not pulled by another ball's.
 
     A minimum's side is measured up to the first lower sample, so the jitter of a ball
     rolling slowly along or off a cushion makes one valley, not many.
@@ -985,12 +986,12 @@ def _valleys(
         series[k] = gap[k]
         rise = _rises(series, int(k))
         needed = prominence
+        if creeping[k]:
+            rise = _rises(level, int(k) - 1 + int(np.argmin(level[k - 1 : k + 2])))
         if gap[k] <= STOPPED_AT_MM:
             # One that reached the cushion (within what positions tell) and went away needs
             # less: a slow ball touches and comes back a few millimetres.
             needed = TOUCH_PROMINENCE_MM
-            if creeping[k]:
-                rise = _rises(level, int(k) - 1 + int(np.argmin(level[k - 1 : k + 2])))
         # One that rested near it and was struck into it comes from its spot, no farther,
         # and is sent straight back out.
         from_rest = k >= 1 and bool(resting[k - 1]) and gap[k - 1] > gap[k]
