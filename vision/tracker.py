@@ -319,8 +319,12 @@ class Tracker:
         for track in self.tracks.values():
             if track.missing_since is None or track.rest_xy is None:
                 continue
-            if np.hypot(*(track.xy - track.rest_xy)) > HALF_HIDDEN_OFF_MM:
-                continue  # it was lost in motion: its spot now shows the cloth
+            if np.hypot(*(track.xy - track.rest_xy)) > HALF_HIDDEN_OFF_MM or (
+                track.moving and track.left_at is not None
+            ):
+                # It was lost in motion: its spot now shows the cloth (or, rolling back over
+                # the spot it left, itself).
+                continue
             if (
                 track.faint
                 and track.in_reference
@@ -797,9 +801,11 @@ class Tracker:
                 self._reached_out_of_sight(track, xy, t)
             track.velocity = (xy - track.xy) / dt
             # Jitter around its spot is not motion, nor is a ball that nothing could have
-            # moved found a little off it (half under a hand, its disc is cut short).
+            # moved found a little off it (half under a hand, its disc is cut short); one that
+            # left its spot and rolls back over it is going.
             if track.rest_xy is not None and (
-                tid in anchored or np.hypot(*(xy - track.rest_xy)) < MOVED_MM
+                tid in anchored
+                or (track.left_at is None and np.hypot(*(xy - track.rest_xy)) < MOVED_MM)
             ):
                 track.velocity = np.zeros(2)
                 xy = track.rest_xy
