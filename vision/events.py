@@ -768,9 +768,11 @@ def _off_its_rest_for_a_moment(k: int, pts: F64, times: F64) -> bool:
     place for STILL_S) and back there, to stay, within SPOT_RETURN_S: a ball at rest does
     not start by itself, and one sent into a cushion does not come back to stop where it
     rested; its centre was pulled for a moment (a shadow, a hand passing over it)."""
+    if k < 1:
+        return False
     # (Times to a microsecond: a frame time minus STILL_S may miss a frame time by a hair.)
-    since = float(times[k - 1]) - STILL_S - 1e-6 if k >= 1 else -math.inf
-    if k < 1 or times[0] > since:
+    since = float(times[k - 1]) - STILL_S - 1e-6
+    if times[0] > since:
         return False
     rest = pts[k - 1]
     window = (times >= since) & (times <= times[k - 1])
