@@ -191,6 +191,7 @@ class Track:
     cue_from_t: float = -1e9
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
     left_at: float | None = None  # first found off its spot since it rested then
+    strayed: bool = False  # found more than two radii off its spot since it rested
     # Found at the last rest: the reference frame shows it on its spot.
     in_reference: bool = True
 
@@ -320,10 +321,11 @@ class Tracker:
             if track.missing_since is None or track.rest_xy is None:
                 continue
             if np.hypot(*(track.xy - track.rest_xy)) > HALF_HIDDEN_OFF_MM or (
-                track.moving and track.left_at is not None
+                track.moving and track.strayed
             ):
                 # It was lost in motion: its spot now shows the cloth (or, rolling back over
-                # the spot it left, itself).
+                # the spot it went away from, itself; one only nudged, its centre pulled by a
+                # ball passing, is back on it).
                 continue
             if (
                 track.faint
@@ -809,6 +811,8 @@ class Tracker:
             ):
                 track.velocity = np.zeros(2)
                 xy = track.rest_xy
+            if track.rest_xy is not None and np.hypot(*(xy - track.rest_xy)) > 2 * BALL_RADIUS_MM:
+                track.strayed = True
             if not self._in_play(track):  # seen on its spot, or again after lost there
                 track.hidden_at_rest = track.missing_since
                 if track.rest_xy is not None and np.hypot(*(xy - track.rest_xy)) > MOVED_MM:
@@ -1025,7 +1029,7 @@ class Tracker:
         track.t, track.rest_xy = t, track.xy.copy()
         track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
         track.reached_from, track.cue_from = None, None
-        track.left_at, track.in_reference = None, True
+        track.left_at, track.strayed, track.in_reference = None, False, True
         track.seen, track.missing_since = True, None
         # Only what it looks like now: tracks can swap in a crowd, so a look from before this
         # rest may belong to another ball. A ball in a cluster is looked at too (its middle
