@@ -648,8 +648,13 @@ def cushion_contacts(
     # sight, between the sample before and this one), is the other ball's doing: only one at
     # the cushion counts. (Met on its spot, it was started, not turned: it may have reached a
     # cushion since.)
+    # (Only where it could not have met a cushion since, either: it is farther from every
+    # cushion than its pace after, over the time between the two sightings, takes it.)
+    pace_out = np.append(steps[1:], 0.0) / np.maximum(np.append(np.diff(times), 1.0), 1e-6)
+    reachable = pace_out * np.diff(times, prepend=times[0]) + POSITION_NOISE_MM
     met_since_before = np.zeros(len(idx), bool)
     met_since_before[1:] = meeting[:-1] & ~resting[:-1]
+    met_since_before &= gaps.min(axis=1) > reachable
     ceiling[pulled | met_since_before] = POSITION_NOISE_MM
     # (Its speed over a while either side: from one frame to the next, its jitter is as fast.)
     before = np.searchsorted(times, times - CREEP_BASE_S)

@@ -1100,6 +1100,25 @@ def test_a_ball_come_to_rest_beside_a_cushion_is_not_touching_it_for_its_jitter(
     assert cushion_contacts(path, TABLE, 0.1) == []
 
 
+def test_a_ball_out_of_sight_long_enough_to_meet_another_and_then_a_cushion_met_both() -> None:
+    # Fresh 11's 300 frame by frame: the 10, last seen heading for the 1 at 0.8 m/s, is out
+    # of sight for 1.3 s, met by the 8 and the foot cushion meanwhile, and seen again
+    # coming off the foot cushion 59 mm from the left one. Closing on the 1 as it went out of
+    # sight, it may have met it; but at its pace after it could as well have reached a
+    # cushion in that time: the turn is the cushion's to judge.
+    times = 11.15 + np.arange(102) / FPS
+    seen = {11.15: (791.3, 1186.8), 11.1667: (816.9, 1156.7), 11.1833: (838.0, 1137.5),
+            11.2: (866.3, 1110.2), 11.35: (950.9, 1025.4), 12.6333: (2338.5, 87.8),
+            12.65: (2326.5, 81.9), 12.6667: (2316.4, 74.0), 12.6833: (2309.2, 66.3),
+            12.7: (2300.9, 57.1), 12.7167: (2289.0, 47.9), 12.7333: (2274.9, 47.1),
+            12.75: (2264.3, 39.1), 12.7667: (2255.3, 29.8), 12.7833: (2252.6, 26.4),
+            12.8: (2236.6, 31.8), 12.8167: (2226.4, 41.5), 12.8333: (2218.2, 47.4)}  # fmt: skip
+    ten = _sightings(10, times, {round((t - 11.15) * FPS): xy for t, xy in seen.items()})
+    one = Path(1, times, np.tile([1336.0, 627.0], (len(times), 1)), np.ones(len(times), bool),
+               (1336.0, 627.0))  # fmt: skip
+    assert "foot" in [e.rail for e in cushion_contacts(ten, TABLE, 10.49, others=[one])]
+
+
 def test_a_ball_at_rest_by_a_cushion_seen_nearer_it_for_a_moment_touched_nothing() -> None:
     # Fresh 12's 336 at 30 fps: the 10 rolled to a stop 4 mm off the foot cushion; most of a
     # second later its centre is found 4 mm nearer for a frame, then 2 mm off its rest for a
