@@ -736,10 +736,6 @@ class Tracker:
                 elif rolling:
                     # (At its pace: a step measured across a bounce understates it.)
                     speed = JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S
-                elif self._cue_ball_paced(track):
-                    # A ball it meets may speed it up, to no more than the fastest going.
-                    top = max(other.pace_in for other in self.tracks.values())
-                    speed = JAW_REBOUND * top + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
                 if on_its_line:
                     # (Slowing down, it is short of where its speed was taking it.)
@@ -804,10 +800,10 @@ class Tracker:
             track.velocity = (xy - track.xy) / dt
             # Jitter around its spot is not motion, nor is a ball that nothing could have
             # moved found a little off it (half under a hand, its disc is cut short); one that
-            # left its spot and rolls back over it is going.
+            # went away from its spot and rolls back over it is going.
             if track.rest_xy is not None and (
                 tid in anchored
-                or (track.left_at is None and np.hypot(*(xy - track.rest_xy)) < MOVED_MM)
+                or (not track.strayed and np.hypot(*(xy - track.rest_xy)) < MOVED_MM)
             ):
                 track.velocity = np.zeros(2)
                 xy = track.rest_xy
@@ -1745,9 +1741,8 @@ class Tracker:
 
     @staticmethod
     def _cue_ball_paced(track: Track) -> bool:
-        """Whether the cue ball in play was seen going twice since it left its spot: its pace
-        (its top speed over the last look back) is measured over a whole frame's step then,
-        not only the part of one after the strike."""
+        """Whether the cue ball was seen going twice since it left its spot: in play, not only
+        found a step off it (under the cue's tip, or jittering as the player settles)."""
         return (
             track.key == "cue"
             and track.left_at is not None
