@@ -635,7 +635,8 @@ def cushion_contacts(
     # (A frame's travel is the longer of its steps in and out: the chord across the turn
     # itself is short.)
     steps = np.linalg.norm(np.diff(pts, axis=0, prepend=pts[:1]), axis=1)
-    travel = np.maximum(steps, np.append(steps[1:], 0.0))
+    step_out = np.append(steps[1:], 0.0)
+    travel = np.maximum(steps, step_out)
     ceiling = POSITION_NOISE_MM + 0.5 * travel
     off_spot = np.linalg.norm(pts - np.asarray(path.start), axis=1)
     resting = off_spot <= MOVED_MM
@@ -650,7 +651,7 @@ def cushion_contacts(
     # cushion since.)
     # (Only where it could not have met a cushion since, either: it is farther from every
     # cushion than its pace after, over the time between the two sightings, takes it.)
-    pace_out = np.append(steps[1:], 0.0) / np.maximum(np.append(np.diff(times), 1.0), 1e-6)
+    pace_out = step_out / np.maximum(np.append(np.diff(times), 1.0), 1e-6)
     reachable = pace_out * np.diff(times, prepend=times[0]) + POSITION_NOISE_MM
     met_since_before = np.zeros(len(idx), bool)
     met_since_before[1:] = meeting[:-1] & ~resting[:-1]
@@ -1219,13 +1220,12 @@ def stayed_on_the_table(path: Path, others: Iterable[Path], drop: Disappearance)
     if drop.speed >= LEAVES_TABLE_SPEED_MM_S:
         return False
     where, since = path.xy[last], float(path.t[last])
-    reach = TOUCHING_MM
     for other in others:
         seen = np.nonzero(other.seen)[0]
         # From its sighting before then on: it may have passed between two frames.
         seen = seen[max(int(np.searchsorted(other.t[seen], since)) - 1, 0) :]
         points = other.xy[seen]
-        if len(points) == 1 and np.linalg.norm(points[0] - where) <= reach:
+        if len(points) == 1 and np.linalg.norm(points[0] - where) <= TOUCHING_MM:
             return False
         # Its speed along each step, or the one before (a step across its hit is short).
         steps = np.linalg.norm(np.diff(points, axis=0), axis=1)
@@ -1234,7 +1234,7 @@ def stayed_on_the_table(path: Path, others: Iterable[Path], drop: Disappearance)
         for (a, b), speed in zip(pairwise(points), speeds, strict=True):
             if (
                 speed >= LEAVES_TABLE_SPEED_MM_S
-                and point_segment_distance(where[None, :], a, b)[0] <= reach
+                and point_segment_distance(where[None, :], a, b)[0] <= TOUCHING_MM
             ):
                 return False
     return True

@@ -784,7 +784,7 @@ class Tracker:
                 # its colour tells it from the cue's tip following through over its spot
                 # (fresh 6's 177), not its nearness to the spot. So may the cue ball lost in
                 # play a while (meeting a ball out of sight), anywhere its pace takes it.
-                lost_going = self._cue_ball_paced(track) and dt > MOTION_LOOKBACK_S
+                lost_going = self._cue_ball_going(track) and dt > MOTION_LOOKBACK_S
                 weight = STRUCK_DISTANCE_WEIGHT if struck_unseen or lost_going else 1.0
                 cost[row] = np.where(allowed, weight * dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
@@ -1740,7 +1740,7 @@ class Tracker:
         return math.hypot(float(track.xy[0] - rest[0]), float(track.xy[1] - rest[1])) > MOVED_MM
 
     @staticmethod
-    def _cue_ball_paced(track: Track) -> bool:
+    def _cue_ball_going(track: Track) -> bool:
         """Whether the cue ball was seen going twice since it left its spot: in play, not only
         found a step off it (under the cue's tip, or jittering as the player settles)."""
         return (
