@@ -9,7 +9,7 @@ frame.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -509,13 +509,17 @@ def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
     return best[1] if best is not None else None
 
 
-def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, int] | None:
+def first_mover(
+    cue: Path, others: list[Path], t_strike: float, dropped: Collection[BallKey] = ()
+) -> tuple[float, int] | None:
     """The object ball that left its spot first after the strike, and when.
 
     For when the cue ball's own path does not show its contact (it was out of sight then:
     behind the cue at a short strike, merged with the ball it hit). Until the first contact
     only the cue ball moves, so the first ball to leave its spot is the one it hit, if it
-    left away from the cue ball's side (along the line of centres).
+    left away from the cue ball's side (along the line of centres). A ball that went down
+    (`dropped`) surely left: seen off its spot beyond the position noise only as it went, and
+    never again, it left by when it was seen so.
     """
     cue_start = np.asarray(cue.start)
     # Nothing the cue ball hit left before the cue ball was last seen still on its spot.
@@ -531,14 +535,20 @@ def first_mover(cue: Path, others: list[Path], t_strike: float) -> tuple[float, 
         # blob or a jittering centre is not.
         away = np.linalg.norm(path.xy - start, axis=1)
         gone = np.nonzero(path.seen & (away >= 2 * BALL_RADIUS_MM) & (path.t >= t_strike))[0]
+        down = path.key in dropped
+        if not len(gone) and down:
+            gone = np.nonzero(path.seen & (away >= POSITION_NOISE_MM) & (path.t >= t_strike))[0]
         if not len(gone):
             continue
         k = int(gone[0])
         later = [i for i in range(k + 1, len(path.t)) if path.seen[i]][:1]
-        if not later:
+        if not later and not down:
             continue
-        speed = float(np.linalg.norm(path.xy[later[0]] - path.xy[k])) / max(
-            float(path.t[later[0]] - path.t[k]), 1e-6
+        speed = (
+            float(np.linalg.norm(path.xy[later[0]] - path.xy[k]))
+            / max(float(path.t[later[0]] - path.t[k]), 1e-6)
+            if later
+            else 0.0
         )
         left = float(path.t[k]) - (float(away[k]) / speed if speed > 1.0 else 0.0)
         # Not before it was last seen still on its spot (it may have been out of sight long).

@@ -355,7 +355,7 @@ class ShotDetector:
         t_first = math.inf
         if cue is not None:
             contacts, reach = first_contacts(cue, others, t_start)
-            mover = first_mover(cue, others, t_start)
+            mover = first_mover(cue, others, t_start, {d.key for d in drops})
             # Nothing but the cue ball moves before its first contact: a contact the cue
             # ball's path shows after another ball had already left its spot is a later one.
             if contacts and (mover is None or contacts[0][0] <= mover[0] + dt + ORDER_SLACK_S):

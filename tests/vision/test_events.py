@@ -1172,6 +1172,22 @@ def test_a_ball_frozen_between_the_cue_ball_and_the_first_to_move_is_the_first_c
     assert found is not None and found[1] == 9
 
 
+def test_a_ball_seen_off_its_spot_once_on_its_way_down_was_the_first_contact() -> None:
+    # Fresh 14's 392, frame by frame at 60 fps: the cue ball, under the cue from 2.25 s,
+    # cuts the 2 (48 mm apart) into the foot-right corner and is next seen 104 mm off its
+    # spot, going for the right cushion; the 2 is seen once, 52 mm off its spot at 3 m/s
+    # (under two radii), and then is down. Its pocket's sensor felt it drop: it left then.
+    times = 2.15 + np.arange(12) / FPS
+    cue = _sightings("cue", times, {**{k: (2330.1, 1112.8) for k in range(6)},
+                                    8: (2320.2, 1216.6), 9: (2296.2, 1234.8),
+                                    10: (2269.4, 1207.4), 11: (2242.8, 1180.0)})  # fmt: skip
+    two = _sightings(2, times, {**{k: (2403.7, 1189.6) for k in range(7)}, 7: (2444.8, 1220.8)})
+    assert first_mover(cue, [two], 2.2333) is None  # no drop known: a single sighting
+    found = first_mover(cue, [two], 2.2333, dropped={2})
+    assert found is not None and found[1] == 2
+    assert 2.25 <= found[0] <= times[7]
+
+
 def test_a_ball_the_cue_ball_was_seen_going_past_was_not_in_its_way() -> None:
     # The cue ball, seen rolling past the 6 60 mm off it, then out of sight, hits the 1,
     # which goes off at once at an angle (a cushion beside it): its way back from the 1, had
