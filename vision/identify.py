@@ -78,6 +78,12 @@ RENAME_MARGIN = 3.0
 # Balls one look at rest may not tell apart: a stripe with its band up or turned under, the
 # solid of its colour, the cue ball.
 LOOK_ALIKES: tuple[BallKey, ...] = ("cue", 1, 2, 9, 10)
+# The red 3 and the blues (2, 10) more colourful than expected (a camera saturating reds, a
+# bright lamp) are unlike the paler look of another ball of nearly one hue (fresh 2's 095: a
+# 5 as red as the 3 there, and paler), but no more than a plain difference of hue says: fresh
+# 14's 380, a 3 twice as colourful as expected beside a 5 47 degrees yellower, was named 5.
+VIVID_BALLS = (3, 2, 10)
+MORE_COLOURFUL_COST = 2.0
 TINT_OF_BLACK = 0.2  # an 8's pixels lean this little towards any hue (cloth light, blur)
 FEW_COLOURED = 0.05  # a look with fewer coloured pixels is judged by its tint
 
@@ -263,7 +269,11 @@ def id_cost(look: Look, ball: BallKey) -> float:
     white = (look.white - white_expected) ** 2 / (0.2 if stripe else 0.1) ** 2
     # Maroon (7) is the darker red and purple (4) the darker blue: their chroma is smaller.
     strength = {3: 0.5, 7: 0.3, 4: 0.3, 2: 0.45, 10: 0.45}.get(ball)
-    weak = 0.0 if strength is None else ((size - strength) / 0.2) ** 2 * 0.5
+    weak = 0.0
+    if strength is not None:
+        weak = ((size - strength) / 0.2) ** 2 * 0.5
+        if ball in VIVID_BALLS and size > strength:  # a camera saturating it, or its light
+            weak = min(weak, MORE_COLOURFUL_COST)
     # A coloured ball shows its colour (in dim light the 4 and 7 show dark pixels instead):
     # a disc with none (a patch of the cloth, a shade) is a poor one, whatever its tint.
     shown = look.colour + (look.dark if ball in DARK_BALLS else 0.0)

@@ -164,6 +164,16 @@ def test_a_patch_only_just_out_of_the_cloth_does_not_take_a_clear_balls_id() -> 
     assert identify(looks, [3, 5], doubts=[3.7, 0.0, 0.0]) == {1: 3, 2: 5}
 
 
+def test_a_red_more_colourful_than_expected_is_the_3_beside_a_much_yellower_5() -> None:
+    # Fresh 14's 380, on purple cloth: the 3 twice as colourful as expected, the 5 47
+    # degrees yellower than it (nearly the 1's hue), the 7 and the 1 beside them.
+    three = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-0.363, 1.093), weight=16.0)
+    five = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-0.698, 0.322), weight=16.0)
+    seven = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-0.145, 0.485), weight=16.0)
+    one = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-1.022, 0.195), weight=16.0)
+    assert identify([three, five, seven, one], [1, 3, 5, 7]) == {0: 3, 1: 5, 2: 7, 3: 1}
+
+
 def test_a_look_with_no_pixels_matches_nothing_well() -> None:
     empty = Look(0, 0, 0, (0, 0), 0)
     assert Look.combine([empty]) is None
