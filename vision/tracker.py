@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -131,6 +131,8 @@ LIGHT_CHANGES = np.array([0.7, 0.85, 1.0, 1.2, 1.45])
 STRIPE_LIGHTS = np.concatenate([[0.35, 0.5], LIGHT_CHANGES, [2.0, 3.0]])
 # How much of a moving ball's measured colour may be the cloth's (its blur).
 MOTION_BLUR_MIX = 0.6
+# The dimmest the cue ball's middle shows, against the cloth's light where it is.
+CUE_BALL_DIMMEST = 0.85
 # A new blob is taken for a ball only if it looks like one of the balls in play this well.
 NEW_BALL_COST = 25.0
 # ...and this at most for a ball lost in play and found again at rest by its colour (the cue
@@ -674,6 +676,7 @@ class Tracker:
         if candidates and len(found):
             cloth_under = self._cloth_under(found)
             dark = np.array([d.dark for d in detections.discs], bool)
+            dim: NDArray[np.bool_] | None = None  # worked out only for the cue ball's track
             cost = np.full((len(candidates), len(found)), np.inf)
             for row, tid in enumerate(candidates):
                 track = self.tracks[tid]
@@ -777,6 +780,12 @@ class Tracker:
                 )
                 if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
+                if track.key == "cue" and looks_from is not None:
+                    if dim is None:
+                        dim = self._dimmer_than_the_cue_ball(
+                            detections.discs, looks_from[1], cloth_under
+                        )
+                    allowed &= ~dim
                 tip = followed[tid]
                 if tip is not None:
                     allowed &= ~tip
@@ -1347,19 +1356,34 @@ class Tracker:
         miss = colours[None] - ball - along[:, :, None] * span
         return np.asarray(np.sqrt((miss * miss).sum(axis=2).min(axis=0)))
 
+    def _middle(self, disc: Disc, shape: tuple[int, ...]) -> tuple[slice, slice]:
+        """The middle of a disc in a half-resolution plane of `shape`: its own colour and
+        light, blur or not, without the cloth round its rim."""
+        r = max(1, int(0.6 * self.radius_px / 2))
+        hx, hy = round((disc.x - 0.5) / 2), round((disc.y - 0.5) / 2)
+        return np.s_[
+            max(0, hy - r) : min(shape[0], hy + r + 1), max(0, hx - r) : min(shape[1], hx + r + 1)
+        ]
+
     def _colours(self, discs: Iterable[Disc], planes: Planes) -> NDArray[np.float64]:
         """Mean (U-128, V-128) over the middle of each disc: a ball's colour, blur or not."""
         out = []
-        r = max(1, int(0.6 * self.radius_px / 2))
-        height, width = planes.u.shape
         for disc in discs:
-            hx, hy = round((disc.x - 0.5) / 2), round((disc.y - 0.5) / 2)
-            window = np.s_[
-                max(0, hy - r) : min(height, hy + r + 1), max(0, hx - r) : min(width, hx + r + 1)
-            ]
+            window = self._middle(disc, planes.u.shape)
             u, v = planes.u[window], planes.v[window]
             out.append((float(u.mean()) - 128, float(v.mean()) - 128) if u.size else (0.0, 0.0))
         return np.array(out, dtype=np.float64).reshape(-1, 2)
+
+    def _dimmer_than_the_cue_ball(
+        self, discs: Sequence[Disc], y_half: U8, cloth: NDArray[np.float64]
+    ) -> NDArray[np.bool_]:
+        """Which discs are too dim in their middle to be the cue ball: white, it is brighter
+        than the cloth it is on, and blur only mixes it with the cloth (the tuning's break,
+        a streak at 12 m/s: 1.03 of the cloth's light); the black 8, which no colour tells
+        from it, rolling at 2.6 m/s showed 0.58 (fresh 14's 392). (`cloth`: _cloth_under.)"""
+        light = [y_half[self._middle(disc, y_half.shape)] for disc in discs]
+        middle = np.array([float(y.mean()) if y.size else 0.0 for y in light])
+        return middle < CUE_BALL_DIMMEST * cloth[:, 2]
 
     def _motions(self, t: float) -> tuple[Motion, ...]:
         """Where balls may be streaking, in half-resolution pixels: every moving ball where it

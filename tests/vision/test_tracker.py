@@ -668,6 +668,23 @@ def test_the_cue_ball_struck_out_of_sight_is_found_again_where_it_rolls() -> Non
     assert cue.hidden_at_rest == pytest.approx(5 / 60, abs=1 / 60)
 
 
+def test_the_cue_ball_struck_out_of_sight_is_not_taken_for_the_8_rolling_off_beside_it() -> None:
+    # Fresh 14's 392: the cue ball goes out of sight on its spot (the cue over it) and the 8
+    # beside it rolls off, its centre no colour apart from the cue ball's (white and black
+    # have none): nearer the 8's spot, it is still the 8, dimmer than the cloth as no cue
+    # ball is (the cue ball's track, looked for anywhere along a way from its spot, took it).
+    spot, eight = (1500.0, 640.0), (1620.0, 700.0)
+    tracker = Tracker(CALIBRATION, ("cue", 8, 3))
+    t = 0.0
+    for i in range(26):
+        balls = {(600.0, 300.0): RED, (eight[0] + 40.0 * max(i - 20, 0), eight[1]): (62, 62, 62)}
+        if i < 5:
+            balls[spot] = WHITE
+        tracker.update(t, frame(balls))
+        t += 1 / 60
+    assert ball_at(tracker, 8)[0] == pytest.approx(eight[0] + 200.0, abs=15.0)
+
+
 @pytest.mark.parametrize("colour", [RED, (110, 30, 90)])
 def test_a_ball_met_out_of_sight_off_the_line_between_sightings_is_followed(
     colour: tuple[int, int, int],
