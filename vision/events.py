@@ -340,17 +340,32 @@ def _hit_time(cue: Path, ball: Path, reach: float, t_strike: float) -> float | N
     its spot well after: a ball that did only had the cue ball's path come near it (merged
     with it in passing, or a few millimetres wide of it), which may come back to hit it.
     (Unless it went off its spot along the line of centres from there: a feathered cut
-    sends a ball off so slowly that it is seen off its spot only late.)"""
+    sends a ball off so slowly that it is seen off its spot only late.)
+
+    Nor was it hit then if it left another way, and the cue ball, out of reach again, came
+    back within reach of it while it still stood and sent it off that way: its path only
+    came near it on its way to a cushion beside it (fresh 14's 382: a millimetre inside
+    reach on the way to the foot cushion 21 mm off, and back off it 70 ms later)."""
     start = np.asarray(ball.start)
     still = ball.still_until()
     when = _reach_time(cue, start, reach, t_strike)
-    while (
-        when is not None
-        and still is not None
-        and still > when + STILL_AFTER_HIT_S
-        and not _sent_along_the_line_of_centres(cue, ball, when)
-    ):
-        when = _reach_time(cue, start, reach, _out_of_reach_after(cue, start, reach, when))
+    while when is not None and still is not None:
+        if _sent_along_the_line_of_centres(cue, ball, when):
+            break
+        again = _reach_time(cue, start, reach, _out_of_reach_after(cue, start, reach, when))
+        if still > when + STILL_AFTER_HIT_S:
+            when = again
+            continue
+        # (Hit any time until it was seen off its spot.)
+        moved = ball.first_moved()
+        left = float(ball.t[moved]) if moved is not None else math.inf
+        if (
+            again is not None
+            and again <= left
+            and _sent_along_the_line_of_centres(cue, ball, again)
+        ):
+            when = again
+        break
     return when
 
 

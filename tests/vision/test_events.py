@@ -141,6 +141,23 @@ def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> No
     assert [k for _, k in found] == [1]
 
 
+def test_a_ball_passed_just_inside_reach_on_the_way_to_a_cushion_is_hit_coming_back() -> None:
+    # Fresh 14's 382, frame by frame at 60 fps: the cue ball at 1.3 m/s passes the 2 a
+    # millimetre inside reach on its way to the foot cushion 21 mm beyond it, and comes back
+    # off the cushion to hit it 70 ms later; the 2 leaves along the line of centres then,
+    # not along the one of the pass.
+    times = 31.583 + np.arange(12) / FPS
+    cue = _sightings("cue", times, {0: (2391.7, 1015.1), 1: (2413.0, 1022.7), 2: (2433.3, 1026.4),
+                                    3: (2453.6, 1033.1), 4: (2475.6, 1037.1), 5: (2498.3, 1042.0),
+                                    6: (2506.4, 1046.7), 7: (2488.6, 1052.9), 9: (2475.9, 1046.7),
+                                    10: (2473.1, 1043.4), 11: (2469.5, 1040.4)})  # fmt: skip
+    two = _sightings(2, times, {**{k: (2438.7, 1090.1) for k in range(9)}, 9: (2421.9, 1107.6),
+                                10: (2408.2, 1114.7), 11: (2399.6, 1123.3)})  # fmt: skip
+    found, _ = first_contacts(cue, [two], 31.5)
+    assert [k for _, k in found] == [2]
+    assert found[0][0] > times[6]  # after the cushion (the pass was at times[2..3])
+
+
 def test_a_paths_frame_interval_is_its_usual_step_despite_a_dropped_frame() -> None:
     times = np.delete(np.arange(0, 0.5, 1 / FPS), 10)
     path = straight(3, (800.0, 300.0), (0.0, 0.0), 0.0, times)
