@@ -698,6 +698,8 @@ def cushion_contacts(
                 k, pts, times
             ):
                 continue
+            if _in_a_mouth_clear_of_its_jaw(table, rail, pts[k]):
+                continue
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
             # before the turn when there are (the valley's own may be after the bounce).
             j = k - 1 if k >= 2 and gaps[k - 2, r] > gaps[k - 1, r] else k
@@ -777,6 +779,18 @@ def _beside(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bo
             where = np.array([other.at(float(t)) for t in path.t[idx]]).reshape(-1, 2)
             beside |= np.linalg.norm(path.xy[idx] - where, axis=1) <= TOUCHING_MM
     return beside
+
+
+def _in_a_mouth_clear_of_its_jaw(table: Table, rail: Rail, xy: F64) -> bool:
+    """Whether a turn at `xy` near `rail` was in a pocket's mouth, where that rail has only
+    its jaw, and clear of it: the mouth pulls a ball's seen centre about as it goes down
+    (fresh 14's 382: a 1 going into the foot-left corner, seen 4 mm past the foot cushion's
+    line and back, 66 mm past the jaw's tip)."""
+    mouth = table.mouth_on(rail, xy)
+    if mouth is None:
+        return False
+    gaps = [float(jaw.gaps(xy[None])[0]) for jaw in table.jaws(mouth) if jaw.rail is rail]
+    return min(gaps) > JAW_TURN_SLACK_MM
 
 
 def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -> bool:

@@ -24,7 +24,7 @@ from vision.events import (
     struck_by,
     swapped_at,
 )
-from vision.geometry import BALL_RADIUS_MM, Table
+from vision.geometry import BALL_RADIUS_MM, Rail, Table
 
 TABLE = Table()
 FPS = 60.0
@@ -271,6 +271,20 @@ def test_a_ball_seen_pushed_off_its_spot_by_the_split_of_its_blob_with_the_cue_b
                                 10: (175.5, 697.4), 11: (198.6, 704.5)})  # fmt: skip
     found, _ = first_contacts(cue, [one], float(times[2]))
     assert [key for _, key in found] == [1]
+
+
+def test_a_ball_seen_wavering_in_a_corners_mouth_clear_of_the_jaw_met_no_cushion() -> None:
+    # Fresh 14's 382, frame by frame at 60 fps: the 1, cut from 9 mm off the foot cushion
+    # into the foot-left corner, is seen 4 mm past the foot cushion's line and back 2 mm as
+    # it goes down, 66 mm past the jaw's tip (the foot cushion has no nose there).
+    times = 11.85 + np.arange(13) / FPS
+    one = _sightings(1, times, {0: (2502.1, 59.8), 1: (2502.1, 59.8), 2: (2502.1, 59.8),
+                                3: (2506.0, 41.2), 4: (2506.4, 37.9), 5: (2508.0, 36.8),
+                                6: (2505.8, 28.6), 7: (2508.8, 27.5), 8: (2509.5, 21.9),
+                                9: (2515.4, 16.1), 10: (2515.3, 16.0), 11: (2513.3, 12.6),
+                                12: (2515.8, 12.8)})  # fmt: skip
+    down = Disappearance(1, 12.06, "FL", 500.0)
+    assert cushion_contacts(one, TABLE, 11.849, down) == []
 
 
 def test_a_bounce_off_the_foot_cushion_is_timed_on_the_cushion() -> None:
@@ -827,6 +841,17 @@ def _into(aim: tuple[float, float], lost_mm: float) -> Path:
     seen = np.linalg.norm(path.xy - target, axis=1) > lost_mm
     seen &= np.arange(len(times)) < np.argmin(np.linalg.norm(path.xy - target, axis=1))
     return Path(3, times, path.xy, seen, path.start)
+
+
+def test_a_cushion_has_no_nose_in_a_pockets_mouth_past_its_jaws_tip() -> None:
+    tip = float(TABLE.jaws("FL")[1].face[0][1])  # the foot rail's jaw at the foot-left corner
+    assert TABLE.mouth_on(Rail.FOOT, np.array([2511.0, tip - 5.0])) == "FL"
+    assert TABLE.mouth_on(Rail.FOOT, np.array([2511.0, tip + 30.0])) is None
+    assert TABLE.mouth_on(Rail.LEFT, np.array([2511.0, 28.0])) == "FL"
+    assert TABLE.mouth_on(Rail.LEFT, np.array([1270.0 + 60.0, 28.0])) == "SL"
+    assert TABLE.mouth_on(Rail.RIGHT, np.array([1270.0 + 60.0, 1242.0])) == "SR"
+    assert TABLE.mouth_on(Rail.LEFT, np.array([1270.0 + 70.0, 28.0])) is None
+    assert TABLE.mouth_on(Rail.HEAD, np.array([28.0, 1200.0])) == "HR"
 
 
 def test_a_ball_dropping_clean_into_a_corner_touched_no_jaw() -> None:
