@@ -369,14 +369,27 @@ class Tracker:
 
     def _cue_ball_resting_in(self, box: tuple[int, int, int, int], grow: int) -> bool:
         """Whether the cue ball rests (seen or hidden) in a half-resolution box."""
+        return any(
+            track.key == "cue" and not (track.moving or self._in_play(track))
+            for track in self._tracks_in(box, grow)
+        )
+
+    def _ball_going_in(self, box: tuple[int, int, int, int], grow: int) -> bool:
+        """Whether a ball in play, going or lost going, was last in a half-resolution box."""
+        return any(
+            self._in_play(track) and (track.moving or track.missing_since is not None)
+            for track in self._tracks_in(box, grow)
+        )
+
+    def _tracks_in(self, box: tuple[int, int, int, int], grow: int) -> list[Track]:
+        """The tracks last in a half-resolution box grown by `grow` each way."""
         x0, y0, x1, y1 = box
+        inside = []
         for track in self.tracks.values():
-            if track.key != "cue" or track.moving or self._in_play(track):
-                continue
             hx, hy = _half_res(self._pixel(track.xy))
             if x0 - grow <= hx <= x1 + grow and y0 - grow <= hy <= y1 + grow:
-                return True
-        return False
+                inside.append(track)
+        return inside
 
     def _clear_of_clusters(self, found: tuple[Disc, ...]) -> list[Disc]:
         """The lone discs (a blob to themselves) at least ARM_CLEARANCE_RADII from every
@@ -428,8 +441,10 @@ class Tracker:
                 occluders.append(Occluder(outline))
                 occluders.extend(found.occluders)
                 # A ball on its own clear of the arm is still a ball where the cue ball stood
-                # in it: struck, it leaves the cue's tip in the same patch of change.
-                if self._cue_ball_resting_in(box, grow):
+                # in it: struck, it leaves the cue's tip in the same patch of change. So is
+                # one where a ball in play went: rolling past the cue and the arm after the
+                # strike (fresh 14's 396: the cue ball and the 2 lost for 0.15 s).
+                if self._cue_ball_resting_in(box, grow) or self._ball_going_in(box, grow):
                     discs.extend(self._clear_of_clusters(found.discs))
                 continue
             discs.extend(found.discs)
