@@ -595,6 +595,10 @@ def faint_discs(
     out: list[Disc] = []
     for i in np.argsort(-contrast[ys, xs]):
         x, y = _centre_of_difference(deviation, float(xs[i]), float(ys[i]), 1.3 * radius_half)
+        # (Centred, it may have moved onto what the search was kept off: a cue's tip by
+        # the edge of the cloth it showed against, fresh 14's 384.)
+        if can_rest is not None and not _inside(can_rest, x, y):
+            continue
         if any(math.hypot(x - tx, y - ty) < FAINT_APART_RADII * radius_half for tx, ty in taken):
             continue
         taken.append((x, y))
@@ -602,6 +606,12 @@ def faint_discs(
         if len(out) >= 2 * wanted:
             break
     return out
+
+
+def _inside(mask: U8, x: float, y: float) -> bool:
+    """Whether the pixel nearest (x, y) is set in `mask` (off it: no)."""
+    row, col = round(y), round(x)
+    return 0 <= row < mask.shape[0] and 0 <= col < mask.shape[1] and bool(mask[row, col])
 
 
 def _disc_kernel(inner: float, outer: float) -> NDArray[np.float32]:
