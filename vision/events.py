@@ -782,15 +782,22 @@ def _beside(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bo
 
 
 def _in_a_mouth_clear_of_its_jaw(table: Table, rail: Rail, xy: F64) -> bool:
-    """Whether a turn at `xy` near `rail` was in a pocket's mouth, where that rail has only
-    its jaw, and clear of it: the mouth pulls a ball's seen centre about as it goes down
-    (fresh 14's 382: a 1 going into the foot-left corner, seen 4 mm past the foot cushion's
-    line and back, 66 mm past the jaw's tip)."""
-    mouth = table.mouth_on(rail, xy)
-    if mouth is None:
+    """Whether a turn at `xy` near `rail` was deep in a corner pocket's mouth, its centre
+    past the touching line of the corner's other cushion too (where `rail` has no nose, only
+    its jaw), and clear of that jaw: the mouth pulls a ball's seen centre about as it goes
+    down (fresh 14's 382: a 1 going into the foot-left corner, seen 4 mm past the foot
+    cushion's line and back, 13 mm past the left one's, 33 mm off the foot jaw). (Short of
+    the other line a ball may meet the jaw's rounding, which tables shape differently.)"""
+    gaps = table.rail_gaps(xy[None, :])[0]
+    ends = (Rail.HEAD, Rail.FOOT)
+    across = (Rail.LEFT, Rail.RIGHT) if rail in ends else ends
+    if min(float(gaps[RAILS.index(other)]) for other in across) >= 0.0:
         return False
-    gaps = [float(jaw.gaps(xy[None])[0]) for jaw in table.jaws(mouth) if jaw.rail is rail]
-    return min(gaps) > JAW_TURN_SLACK_MM
+    (pocket,), _ = table.nearest_pocket(xy[None, :])
+    if pocket in ("SL", "SR"):
+        return False
+    jaw_gaps = [float(jaw.gaps(xy[None, :])[0]) for jaw in table.jaws(pocket) if jaw.rail is rail]
+    return min(jaw_gaps) > JAW_TURN_SLACK_MM
 
 
 def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -> bool:

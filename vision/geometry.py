@@ -96,31 +96,11 @@ class Table:
             )
         out_x = -1.0 if px == 0 else 1.0
         end_rail = Rail.HEAD if px == 0 else Rail.FOOT
-        along = self._tip_along(name)
+        along = half * np.sqrt(2.0)  # from the corner to a tip, along the cushion line
         return (
             _jaw(side_rail, (px - out_x * along, py), (-out_x, 0.0), (0.0, out_y), side=False),
             _jaw(end_rail, (px, py - out_y * along), (0.0, -out_y), (out_x, 0.0), side=False),
         )
-
-    def _tip_along(self, name: str) -> float:
-        """How far a pocket's jaw tips are from its point, along the cushion lines (at a
-        corner, from the corner where the two lines meet)."""
-        half = self.pocket_mouth(name) / 2
-        return half if name in ("SL", "SR") else half * float(np.sqrt(2.0))
-
-    def mouth_on(self, rail: Rail, xy: Points) -> str | None:
-        """The pocket in whose mouth a ball centred at `xy` meets `rail`'s touching line:
-        past the tip of the rail's jaw there, where the rail has no nose, only the jaw."""
-        x, y = float(xy[0]), float(xy[1])
-        for name, (px, py) in self.pockets.items():
-            along = self._tip_along(name)
-            side_rail = Rail.LEFT if py == 0 else Rail.RIGHT
-            end_rail = Rail.HEAD if px == 0 else Rail.FOOT
-            if (rail is side_rail and abs(x - px) < along) or (
-                name not in ("SL", "SR") and rail is end_rail and abs(y - py) < along
-            ):
-                return name
-        return None
 
     def hole(self, name: str) -> tuple[Points, float]:
         """Where a ball falls into a pocket: the circle its centre crosses (centre, radius)."""
