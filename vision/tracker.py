@@ -138,6 +138,8 @@ NEW_BALL_COST = 25.0
 # ...and this at most for a ball lost in play and found again at rest by its colour (the cue
 # ball is then at least a third white, the 8 nearly half black).
 FOUND_AGAIN_COST = 12.0
+# A look this near the cue ball's (id_cost) is as white as a cue ball.
+WHITE_AS_CUE_COST = 1.0
 # A new blob only just out of the cloth (its whole pixels scoring under twice the foreground
 # threshold: a lamp's hot spot the cloth model does not follow) looks up to this much worse,
 # should a clearer one look like the same ball.
@@ -1182,7 +1184,11 @@ class Tracker:
 
     def _find_cue_look_alikes(self) -> None:
         """Note the balls whose looks at rest would fit the cue ball's name about as well as
-        their own, the ball named the cue ball theirs (within RENAME_MARGIN)."""
+        their own, the ball named the cue ball theirs (within RENAME_MARGIN), and those that
+        look as white as a cue ball whatever the names: a 9 with its band turned under, as
+        white as the cue ball beside it, is named the 9 only because the cue ball looked a
+        little whiter (fresh 15's 405: the two named each for the other by 5 and the strike
+        unnoticed)."""
         self._cue_look_alikes = set()
         cue = next((tr for tr in self.tracks.values() if tr.key == "cue"), None)
         if cue is None or cue.rest_look is None:
@@ -1192,7 +1198,10 @@ class Tracker:
                 continue
             named = id_cost(track.rest_look, track.key) + id_cost(cue.rest_look, "cue")
             swapped = id_cost(track.rest_look, "cue") + id_cost(cue.rest_look, track.key)
-            if swapped < named + RENAME_MARGIN:
+            if (
+                swapped < named + RENAME_MARGIN
+                or id_cost(track.rest_look, "cue") <= WHITE_AS_CUE_COST
+            ):
                 self._cue_look_alikes.add(track)
 
     def rename_by_roll(self) -> dict[int, BallKey]:

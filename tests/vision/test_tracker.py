@@ -15,6 +15,7 @@ from tests.vision.drawn import CALIBRATION, CLOTH_BGR, RED, WHITE, frame, pictur
 from vision import replay
 from vision.cloth import Planes
 from vision.geometry import BALL_RADIUS_MM
+from vision.identify import Look
 from vision.tracker import Track, Tracker
 
 
@@ -498,6 +499,21 @@ def two_white_balls_at_rest() -> Tracker:
     for i in range(5):
         tracker.update(i / 60, frame({TAKEN_FROM: WHITE, NINE: WHITE}))
     return tracker
+
+
+def test_a_9_as_white_as_the_cue_ball_may_be_it_however_the_names_were_shared() -> None:
+    # Fresh 15's 405, as looked at the first rest: the cue ball all white, the 9 (band
+    # turned under) all but a pixel white with a trace of tint. Named the 9 it costs 5 less
+    # than the cue ball would, more than the margin of look-alikes; yet it fits the cue
+    # ball's name as well as the cue ball does: struck, it is the cue ball.
+    tracker = Tracker(CALIBRATION, ("cue", 9))
+    cue, nine = Track("cue", np.array(TAKEN_FROM), 0.0), Track(9, np.array(NINE), 0.0)
+    cue.rest_look = Look(white=1.0, dark=0.0, colour=0.0, chroma=(0.0, 0.0), weight=16.0)
+    nine.rest_look = Look(white=0.938, dark=0.0, colour=0.0, chroma=(0.0, 0.0), weight=16.0,
+                          tint=(0.039, -0.049))  # fmt: skip
+    tracker.tracks = {0: cue, 1: nine}
+    tracker._find_cue_look_alikes()
+    assert tracker.cue_look_alikes() == [nine]
 
 
 def test_a_ball_that_stayed_on_its_spot_keeps_its_id_through_a_ball_in_hand() -> None:
