@@ -825,11 +825,21 @@ class Tracker:
                 self._reached_out_of_sight(track, xy, t)
             track.velocity = (xy - track.xy) / dt
             # Jitter around its spot is not motion, nor is a ball that nothing could have
-            # moved found a little off it (half under a hand, its disc is cut short); one that
-            # went away from its spot and rolls back over it is going.
+            # moved found a little off it (half under a hand, its disc is cut short), nor one
+            # lost at rest found again a hair off a spot that looks as it did at rest (the
+            # cue's tip beside it pulls its disc: fresh 15's 408); one that went away from
+            # its spot and rolls back over it is going.
+            off = np.hypot(*(xy - track.rest_xy)) if track.rest_xy is not None else np.inf
             if track.rest_xy is not None and (
                 tid in anchored
-                or (not track.strayed and np.hypot(*(xy - track.rest_xy)) < MOVED_MM)
+                or (not track.strayed and off < MOVED_MM)
+                or (
+                    track.missing_since is not None
+                    and track.in_reference
+                    and not self._in_play(track)
+                    and off < HALF_HIDDEN_OFF_MM
+                    and not self._in_mask(track.rest_xy, mask)
+                )
             ):
                 track.velocity = np.zeros(2)
                 xy = track.rest_xy
