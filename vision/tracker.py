@@ -1010,8 +1010,12 @@ class Tracker:
         }
         newcomers = [col for col in range(len(found)) if col not in matched]
         free = [key for key in sorted(self.on_table, key=str) if key not in held]
+        # (A faint disc is not even out of the cloth: doubted as the weakest blob is. One
+        # found by its darkness has no score to doubt it by.)
         doubts = [
-            WEAK_DISC_COST * float(np.clip(WEAK_DISC_SCORE - discs[col].score, 0.0, 1.0))
+            WEAK_DISC_COST
+            if is_faint[col]
+            else WEAK_DISC_COST * float(np.clip(WEAK_DISC_SCORE - discs[col].score, 0.0, 1.0))
             if discs[col].score > 0.0
             else 0.0
             for col in newcomers

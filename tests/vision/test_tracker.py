@@ -1293,3 +1293,17 @@ def test_the_cue_ball_found_again_a_hair_off_its_unchanged_spot_stays_there() ->
                     off = np.hypot(ball["x"] - spot[0], ball["y"] - spot[1])
                     assert off < 10.0, f"{result.frame.t:.3f} s: the cue ball {off:.0f} mm off"
     assert [round(s["t_start"], 1) for s in shots] == [2.5]
+
+
+def test_a_faint_patch_of_cloth_does_not_take_a_name_from_a_clear_ball() -> None:
+    # A rendered recording's first 0.2 s (fresh 15's 406), decoded as recorded: on mottled
+    # mauve cloth the search for a faint ball found a patch of cloth (no colour, no dark,
+    # its tint the cloth's maroon), and it looked as much the 7 as the vivid 3 by the left
+    # cushion looked the 3 (more colourful than expected): the 7 was named the 3, the patch
+    # the 7, and the 3 was left out.
+    clip = Path(__file__).parent / "data" / "a_vivid_3_and_a_faint_patch_of_mauve_cloth"
+    with RecordingSource(clip) as source:
+        last = list(replay.run(source))[-1]
+    named = {b["ball"]: (b["x"], b["y"]) for b in last.balls}
+    assert named[3] == pytest.approx((892.8, 72.9), abs=8.0)
+    assert named[7] == pytest.approx((997.0, 781.1), abs=8.0)
