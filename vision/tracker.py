@@ -151,6 +151,8 @@ STILL_CORE_RADII = 0.5
 ARM_CLEARANCE_RADII = 3.0
 # An arm or a cue reaches this many ball radii at least; a shorter occluder may be a ball.
 OCCLUDER_REACH_RADII = 8.0
+# A ball off a cushion leaves within this of its line mirrored there (spin bends it).
+REBOUND_CONE_DEG = 45.0
 # Within this of a corner pocket's point the cushions are cut away for the mouth.
 CORNER_THROAT_MM = 45.0
 # The cue ball put down with an arm over the table: the table at rest is taken anew this many
@@ -725,15 +727,16 @@ class Tracker:
                 # it is as far on as that takes it, however long it was out of sight. (Only
                 # once it has been out of sight a while, for the cue ball: lost as it meets a
                 # ball, its last step is the two balls' blob's, no measure of its way on.)
-                # (Lost going into a cushion at its touching line, it may have jumped it: not
-                # looked for far and wide; the shot's end tells whether it left the table.)
+                # (Lost going into a cushion at its touching line, it may have jumped it: it
+                # is looked for only back off the cushion; the shot's end tells whether it
+                # left the table.)
                 to_cushion = self._cushion_ahead(track)[0]
+                into_cushion = track.speed > 0 and to_cushion * track.speed < BALL_RADIUS_MM
                 rolling = (
                     track.speed > 0
                     and track.key is not None
                     and (track.key != "cue" or dt > MISSING_REACH_S)
                     and not at_a_pocket
-                    and to_cushion * track.speed >= BALL_RADIUS_MM
                     and not self._may_be_hit(track, t)
                 )
                 far = may_have_moved and (
@@ -795,6 +798,8 @@ class Tracker:
                     & ~self._behind(track, found, t)
                     & ~self._towards_the_unseen_cue_ball(track, found, t)
                 )
+                if into_cushion and not at_a_pocket:
+                    allowed &= self._off_the_cushion(track, found)
                 if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
                 if track.key == "cue" and looks_from is not None:
@@ -1816,17 +1821,34 @@ class Tracker:
         """Lost in a pocket's mouth: it dropped, or it comes back out right there."""
         return track.missing_since is not None and self._in_a_mouth(track.xy)
 
-    def _cushion_ahead(self, track: Track) -> tuple[float, NDArray[np.float64]]:
+    def _cushion_ahead(self, track: Track) -> tuple[float, NDArray[np.float64], int]:
         """When (seconds after it was last seen) and where its line, at its speed, meets a
-        cushion's touching line (never, where it is at rest)."""
+        cushion's touching line (never, where it is at rest), and which (0-3: head, foot,
+        left, right)."""
         gaps = np.maximum(self.calibration.table.rail_gaps(track.xy[None, :])[0], 0.0)
         vx, vy = float(track.velocity[0]), float(track.velocity[1])
-        closing = np.array([-vx, vx, -vy, vy])  # head, foot, left, right
+        closing = np.array([-vx, vx, -vy, vy])
         heading = closing > 0
         if not heading.any():
-            return math.inf, track.xy
-        reach_t = float(np.min(gaps[heading] / closing[heading]))
-        return reach_t, track.xy + track.velocity * reach_t
+            return math.inf, track.xy, -1
+        times = np.where(heading, gaps / np.where(heading, closing, 1.0), np.inf)
+        rail = int(np.argmin(times))
+        reach_t = float(times[rail])
+        return reach_t, track.xy + track.velocity * reach_t, rail
+
+    def _off_the_cushion(self, track: Track, found: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Which detections may be a ball lost going into a cushion: by where it was lost,
+        or back off the cushion within REBOUND_CONE_DEG of its line mirrored there (spin
+        bends a rebound); not elsewhere, where one that jumped the cushion is not."""
+        _, meet, rail = self._cushion_ahead(track)
+        near = np.linalg.norm(found - track.xy, axis=1) <= 2 * BALL_RADIUS_MM
+        if rail < 0:
+            return np.asarray(near)
+        out = track.velocity * (np.array([-1.0, 1.0]) if rail < 2 else np.array([1.0, -1.0]))
+        way = found - meet
+        lengths = np.linalg.norm(way, axis=1) * float(np.hypot(*out))
+        along = (way @ out) / np.maximum(lengths, 1e-9)
+        return np.asarray(near | (along >= math.cos(math.radians(REBOUND_CONE_DEG))))
 
     def _lost_going_in(self, track: Track, t: float) -> bool:
         """Lost in motion before a pocket's mouth, headed into it, and since out of sight
@@ -1834,7 +1856,7 @@ class Tracker:
         across the table is another)."""
         if track.missing_since is None or not track.moving:
             return False
-        reach_t, at = self._cushion_ahead(track)
+        reach_t, at, _ = self._cushion_ahead(track)
         return reach_t <= t - track.t and self._in_a_mouth(at)
 
     def _went_into_a_mouth(self, track: Track, t: float) -> bool:
