@@ -145,6 +145,12 @@ WHITE_AS_CUE_COST = 1.0
 # should a clearer one look like the same ball.
 WEAK_DISC_COST = 4.0
 WEAK_DISC_SCORE = 2.0 * FOREGROUND
+# A faint disc (a sharp local difference, not out of the cloth at all) looks this much worse:
+# less likely a ball than a clear blob (fresh 15's 406: a patch of mottled cloth took the 7's
+# name by 0.02 from the vivid 3, and left it out), likelier than the weakest blob (under a hard
+# tone curve a faint green 6 at the dim end of blue cloth beat a lump of cloth by 0.03 without
+# doubts; doubted as the lump was, it lost).
+FAINT_DISC_COST = 1.0
 # A resting ball is still there while nothing changed within this many radii of its centre.
 STILL_CORE_RADII = 0.5
 # A ball this many radii from anything an arm or a hand was split into is no part of it.
@@ -1015,10 +1021,9 @@ class Tracker:
         }
         newcomers = [col for col in range(len(found)) if col not in matched]
         free = [key for key in sorted(self.on_table, key=str) if key not in held]
-        # (A faint disc is not even out of the cloth: doubted as the weakest blob is. One
-        # found by its darkness has no score to doubt it by.)
+        # (One found by its darkness has no score to doubt it by.)
         doubts = [
-            WEAK_DISC_COST
+            FAINT_DISC_COST
             if is_faint[col]
             else WEAK_DISC_COST * float(np.clip(WEAK_DISC_SCORE - discs[col].score, 0.0, 1.0))
             if discs[col].score > 0.0
