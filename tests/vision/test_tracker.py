@@ -25,6 +25,13 @@ def ball_at(tracker: Tracker, key: object) -> NDArray[np.float64]:
     return track.xy
 
 
+def named_at_the_end(clip: str) -> dict[object, tuple[float, float]]:
+    """Where each ball is named at the end of a short recording in tests/vision/data."""
+    with RecordingSource(Path(__file__).parent / "data" / clip) as source:
+        last = list(replay.run(source))[-1]
+    return {b["ball"]: (b["x"], b["y"]) for b in last.balls}
+
+
 def stun_shot(
     spot: tuple[float, float], step: tuple[float, float], i: int, hit: int
 ) -> tuple[float, float]:
@@ -1301,10 +1308,7 @@ def test_a_faint_patch_of_cloth_does_not_take_a_name_from_a_clear_ball() -> None
     # its tint the cloth's maroon), and it looked as much the 7 as the vivid 3 by the left
     # cushion looked the 3 (more colourful than expected): the 7 was named the 3, the patch
     # the 7, and the 3 was left out.
-    clip = Path(__file__).parent / "data" / "a_vivid_3_and_a_faint_patch_of_mauve_cloth"
-    with RecordingSource(clip) as source:
-        last = list(replay.run(source))[-1]
-    named = {b["ball"]: (b["x"], b["y"]) for b in last.balls}
+    named = named_at_the_end("a_vivid_3_and_a_faint_patch_of_mauve_cloth")
     assert named[3] == pytest.approx((892.8, 72.9), abs=8.0)
     assert named[7] == pytest.approx((997.0, 781.1), abs=8.0)
 
@@ -1315,10 +1319,7 @@ def test_a_faint_ball_is_likelier_than_a_lump_of_cloth_only_just_out_of_it() -> 
     # only as a faint disc, and a lump of cloth the curve made only just stands out of the
     # cloth; each looks like the 6 about as well. Doubted as the lump was, the faint 6 lost
     # its name to it, and the 10 hit later was called the 6.
-    clip = Path(__file__).parent / "data" / "a_faint_6_and_a_lump_of_blue_cloth"
-    with RecordingSource(clip) as source:
-        last = list(replay.run(source))[-1]
-    named = {b["ball"]: (b["x"], b["y"]) for b in last.balls}
+    named = named_at_the_end("a_faint_6_and_a_lump_of_blue_cloth")
     assert named[6] == pytest.approx((1711.4, 1019.0), abs=8.0)
 
 
