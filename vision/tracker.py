@@ -736,7 +736,7 @@ class Tracker:
                 # (Lost going into a cushion at its touching line, it may have jumped it: it
                 # is looked for only back off the cushion; the shot's end tells whether it
                 # left the table.)
-                to_cushion = self._cushion_ahead(track)[0]
+                to_cushion, meet, rail = self._cushion_ahead(track)
                 into_cushion = track.speed > 0 and to_cushion * track.speed < BALL_RADIUS_MM
                 rolling = (
                     track.speed > 0
@@ -805,7 +805,7 @@ class Tracker:
                     & ~self._towards_the_unseen_cue_ball(track, found, t)
                 )
                 if into_cushion and not at_a_pocket:
-                    allowed &= self._off_the_cushion(track, found)
+                    allowed &= self._off_the_cushion(track, found, meet, rail)
                 if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
                 if track.key == "cue" and looks_from is not None:
@@ -1841,11 +1841,14 @@ class Tracker:
         reach_t = float(times[rail])
         return reach_t, track.xy + track.velocity * reach_t, rail
 
-    def _off_the_cushion(self, track: Track, found: NDArray[np.float64]) -> NDArray[np.bool_]:
-        """Which detections may be a ball lost going into a cushion: by where it was lost,
-        or back off the cushion within REBOUND_CONE_DEG of its line mirrored there (spin
-        bends a rebound); not elsewhere, where one that jumped the cushion is not."""
-        _, meet, rail = self._cushion_ahead(track)
+    @staticmethod
+    def _off_the_cushion(
+        track: Track, found: NDArray[np.float64], meet: NDArray[np.float64], rail: int
+    ) -> NDArray[np.bool_]:
+        """Which detections may be a ball lost going into a cushion (`rail`, met at `meet`:
+        see _cushion_ahead): by where it was lost, or back off the cushion within
+        REBOUND_CONE_DEG of its line mirrored there (spin bends a rebound); not elsewhere,
+        where one that jumped the cushion is not."""
         near = np.linalg.norm(found - track.xy, axis=1) <= 2 * BALL_RADIUS_MM
         if rail < 0:
             return np.asarray(near)
