@@ -141,13 +141,22 @@ def detect(
         # Balls the tracker knows are here: two balls meeting are two, however they merge.
         # (One in motion may be a ball further on than last seen; one at rest must still be
         # there, not merely touch the blob of the ball that just struck it away.)
-        known = sum(
-            cv2.pointPolygonTest(blob.contour, (m.x - ox, m.y - oy), True)
-            > (-radius_half if m.vx or m.vy else 0.0)
+        inside = [
+            m
             for m in moving
-        )
+            if cv2.pointPolygonTest(blob.contour, (m.x - ox, m.y - oy), True)
+            > (-radius_half if m.vx or m.vy else 0.0)
+        ]
+        known = len(inside)
         if known > 1:
             blob.count, blob.known = max(blob.count, known), True
+            # Blurred no more than its fastest ball's blur, its balls' centres come no
+            # closer than at rest by more than that (fresh 8's 235: two rolling slowly
+            # together, split in three). (One at rest may just have been struck.)
+            speeds = [math.hypot(m.vx, m.vy) for m in inside]
+            if min(speeds) > 0:
+                blur = max(speeds) * LONGEST_EXPOSURE_S / radius_half
+                blob.gap_radii = max(MOTION_GAP_RADII, MIN_GAP_RADII - blur)
         else:
             streaking = [m for m in moving if _is_streak_of(blob, m, radius_half, origin)]
             if streaking:
@@ -183,7 +192,7 @@ def detect(
         if blob.balls and expected is None and not blob.streak:
             # Blurred, two balls' centres come closer than at rest, yet never so close that
             # their discs overlap by half: that is one ball's blur split in two.
-            split = _no_overlaps(blob, split, radius_half, MOTION_GAP_RADII)
+            split = _no_overlaps(blob, split, radius_half, blob.gap_radii)
         if blob.balls and expected is not None:
             split = _held_apart(blob, _no_overlaps(blob, split, radius_half), radius_half)
             if not blob.known:
@@ -349,6 +358,8 @@ class _Blob:
     # was expected.
     blurred_near: tuple[float, float] | None = None
     known: bool = False  # its count is the balls the tracker knows are in it
+    # How near (radii) two of its balls' centres may be found in motion.
+    gap_radii: float = MOTION_GAP_RADII
 
     @functools.cached_property
     def rect(self) -> tuple[Sequence[float], Sequence[float], float]:
