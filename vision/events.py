@@ -94,6 +94,11 @@ SPOT_STAY_S = 0.1
 # the cushion together, within this time (or this share of the time out of sight).
 UNSEEN_S = 0.05
 BOUNCE_BASE_S = 0.05  # its speeds measured over this long either side
+# A way seen on through a while out of sight is measured over this long either side (just
+# out of sight, under an arm's edge, a ball's centre is pulled about), or over this many
+# samples where it was seen fewer times in that.
+STRAIGHT_ON_BASE_S = 0.1
+LINE_SAMPLES = 3
 BOUNCE_RATE_MM_S = 100.0
 BOUNCE_SLACK_S = 0.05
 BOUNCE_SLACK_SHARE = 0.25
@@ -700,6 +705,8 @@ def cushion_contacts(
                 continue
             if _in_a_mouth_clear_of_its_jaw(table, rail, pts[k]):
                 continue
+            if _rolled_straight_on_unseen(pts, times, k):
+                continue
             # Extrapolate the incoming line to the touching line (gap 0), from two samples
             # before the turn when there are (the valley's own may be after the bounce).
             j = k - 1 if k >= 2 and gaps[k - 2, r] > gaps[k - 1, r] else k
@@ -885,6 +892,35 @@ def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
         if along <= 2 * BALL_RADIUS_MM + slack:
             out.append(t_met)
     return out
+
+
+def _rolled_straight_on_unseen(pts: F64, times: F64, k: int) -> bool:
+    """Whether sample `k`, the first seen after a while out of sight, only continues the
+    ball's way: rolling as it went out of sight and as it came back, both ways and the
+    step between them along one line (within SENT_OFF_DEG). Then it met no cushion
+    meanwhile, however near one it came back (fresh 17's 466, rolling on along a cushion:
+    half its step across the while is no frame's travel within which it turned unseen)."""
+    if k < 1 or times[k] - times[k - 1] <= UNSEEN_S:
+        return False
+    before = np.nonzero(times[:k] >= times[k - 1] - STRAIGHT_ON_BASE_S)[0]
+    if len(before) < LINE_SAMPLES:
+        before = np.arange(max(k - LINE_SAMPLES, 0), k)
+    after = np.nonzero((times >= times[k]) & (times <= times[k] + STRAIGHT_ON_BASE_S))[0]
+    if len(after) < LINE_SAMPLES:
+        after = np.arange(k, min(k + LINE_SAMPLES, len(times)))
+    if len(before) < 2 or len(after) < 2:
+        return False
+    ways = [
+        np.polyfit(times[before] - times[k - 1], pts[before], 1)[0],
+        (pts[k] - pts[k - 1]) / (times[k] - times[k - 1]),
+        np.polyfit(times[after] - times[k], pts[after], 1)[0],
+    ]
+    speeds = [float(np.hypot(*way)) for way in ways]
+    if min(speeds) < CREEP_SPEED_MM_S:
+        return False
+    first = ways[0] / speeds[0]
+    least = math.cos(math.radians(SENT_OFF_DEG))
+    return all(float(way @ first) / speed >= least for way, speed in zip(ways, speeds, strict=True))
 
 
 def _line(times: F64, pts: F64) -> tuple[F64, float]:
