@@ -113,6 +113,7 @@ LINE_KEPT_SHARE = 0.5
 # How much a difference in mean chroma (8-bit units) weighs against distance in matching.
 MM_PER_COLOUR_UNIT = 2.0
 STRUCK_DISTANCE_WEIGHT = 0.1  # a struck cue ball's distance from its spot says little
+JUST_HIT_S = 0.05  # ...nor does a ball's hit this long ago
 FIRST_STEPS_S = 0.05  # a struck cue ball's first moments off its spot
 # The cue ball lost under the cue and seen again within this of the cue last over its spot
 # was struck: it is ahead of the cue's tip, not back along the cue (a skin-coloured bridge
@@ -197,6 +198,7 @@ class Track:
     cloth_coloured: bool = False  # its colour, at some brightness, is nearly the cloth's
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     reached_from: NDArray[np.float64] | None = None  # ...where that ball was then
+    reached_speed: float = 0.0  # ...and how fast it went (0: pushed through a frozen ball)
     # The cue ball lost at rest under the cue: a point back along the cue, and when it was
     # last seen over the spot.
     cue_from: NDArray[np.float64] | None = None
@@ -822,7 +824,16 @@ class Tracker:
                 # (fresh 6's 177), not its nearness to the spot. So may the cue ball lost in
                 # play a while (meeting a ball out of sight), anywhere its pace takes it.
                 lost_going = self._cue_ball_going(track) and dt > MOTION_LOOKBACK_S
-                weight = STRUCK_DISTANCE_WEIGHT if struck_unseen or lost_going else 1.0
+                # So may a ball just hit hard (its way not yet measured, it may be a radius
+                # on and more): its colour tells it from the pieces of its hitter's blur
+                # beside it (fresh 8's 244), and from the cue ball struck into it
+                # point-blank (fresh 18's 478). (Hit softly, it is where it was.)
+                just_hit = (
+                    track.reached_at is not None
+                    and t - track.reached_at <= JUST_HIT_S
+                    and track.reached_speed * dt > BALL_RADIUS_MM
+                ) or self._beside_the_vanished_cue_ball(track, t)
+                weight = STRUCK_DISTANCE_WEIGHT if struck_unseen or lost_going or just_hit else 1.0
                 cost[row] = np.where(allowed, weight * dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
         matched_tracks = set()
@@ -1531,6 +1542,7 @@ class Tracker:
                     hitter = hitters[ball]
                     ball.reached_at = t
                     ball.reached_from = None if hitter is None else hitter.xy.copy()
+                    ball.reached_speed = 0.0 if hitter is None else hitter.speed
             return True
         return any(self._in_reach_of_the_unseen_cue_ball(ball, t) for ball in frozen)
 
@@ -1732,6 +1744,21 @@ class Tracker:
             None,
         )
 
+    def _beside_the_vanished_cue_ball(self, track: Track, t: float) -> bool:
+        """Whether an object ball at rest touches (as far as positions tell) the cue ball
+        that went out of sight a moment ago: it may have been struck into it point-blank,
+        and gone off at the cue ball's speed (fresh 18's 478, the 9 beside the cue ball,
+        out of sight under the cue and the blob of the two)."""
+        if track.key in (None, "cue") or track.moving or track.rest_xy is None:
+            return False
+        return any(
+            other.key == "cue"
+            and other.missing_since is not None
+            and t - other.missing_since <= JUST_HIT_S
+            and np.hypot(*(other.xy - track.xy)) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+            for other in self.tracks.values()
+        )
+
     def _in_reach_of_the_unseen_cue_ball(self, track: Track, t: float) -> bool:
         """Out of sight the cue ball may have been struck, as fast as any ball goes (until it
         is seen again, and where it went with it)."""
@@ -1767,6 +1794,7 @@ class Tracker:
             if way - 4 * BALL_RADIUS_MM <= budget:
                 other.reached_at = max(other.missing_since, lost)
                 other.reached_from = mover.xy.copy()
+                other.reached_speed = mover.pace_in
 
     def _on_path_of(self, other: Track, track: Track, t: float) -> bool:
         """Whether a ball in motion may have hit `track`'s ball: its path over the last look
