@@ -768,14 +768,18 @@ class Tracker:
                     # (At its pace: a step measured across a bounce understates it.)
                     speed = JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
+                # (An object ball rolling into one at rest nearly full on goes no farther
+                # along its line than where it meets it: fresh 8's 237.)
+                met = self._met_full_on(track, t) if rolling and track.key != "cue" else None
+                ahead = track.predicted(t) if met is None else met
                 if on_its_line:
                     # (Slowing down, it is short of where its speed was taking it.)
-                    dist = point_segment_distance(found, track.xy, track.predicted(t))
+                    dist = point_segment_distance(found, track.xy, ahead)
                 else:
                     # A ball that met another or a cushion is no longer where its speed was
                     # taking it, but near where it met it.
                     dist = np.minimum(
-                        np.linalg.norm(found - track.predicted(t), axis=1),
+                        np.linalg.norm(found - ahead, axis=1),
                         np.linalg.norm(found - track.xy, axis=1),
                     )
                 # Two balls meeting swap places along their paths; their colours do not.
@@ -1803,6 +1807,29 @@ class Tracker:
                 other.reached_at = max(other.missing_since, lost)
                 other.reached_from = mover.xy.copy()
                 other.reached_speed = mover.pace_in
+
+    def _met_full_on(self, track: Track, t: float) -> NDArray[np.float64] | None:
+        """Where a ball rolling on meets a ball at rest on its way by now, nearly full on (its
+        line within a radius of that ball's centre), if it does. Rolling, it goes on no
+        farther along its line than about there: it stops, or follows on at a fraction of
+        its speed, or goes off to a side, slower; the ball it met goes on along the line.
+        (A thinner cut lets it go on nearly as it was.)"""
+        speed = track.speed
+        heading = track.velocity / speed
+        reach = speed * (t - track.t)
+        first = math.inf
+        for other in self.tracks.values():
+            if other is track or other.moving or other.rest_xy is None or self._in_play(other):
+                continue
+            between = other.xy - track.xy
+            along = float(between @ heading)
+            off = abs(float(between[0] * heading[1] - between[1] * heading[0]))
+            if along <= 0.0 or off > BALL_RADIUS_MM:
+                continue
+            meets = along - math.sqrt((2 * BALL_RADIUS_MM) ** 2 - off * off)
+            if 0.0 <= meets <= reach:
+                first = min(first, meets)
+        return None if math.isinf(first) else np.asarray(track.xy + heading * first)
 
     def _on_path_of(self, other: Track, track: Track, t: float) -> bool:
         """Whether a ball in motion may have hit `track`'s ball: its path over the last look

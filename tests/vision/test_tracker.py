@@ -1341,6 +1341,17 @@ def test_the_cue_ball_meeting_a_ball_is_not_the_tip_far_back_behind_it() -> None
                     assert back < BALL_RADIUS_MM, f"{result.frame.t:.3f} s: {back:.0f} mm back"
 
 
+def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -> None:
+    # A rendered recording's 1.45 s from just before the strike (fresh 8's 237): the yellow
+    # 1, rolling at 2.4 m/s under the player's body, meets the orange 5 resting at the
+    # body's edge (its blob joined to the body's, so not seen) nearly full on; the 5 comes
+    # out along the 1's line. Where the 1's speed would have taken it, the 5 looked more
+    # like it than the 5 did from its spot: the 1 took the 5's way and cushions.
+    named = named_at_the_end("a_ball_rolling_out_of_sight_into_one_at_rest")
+    assert named[5] == pytest.approx((859.3, 373.4), abs=10.0)
+    assert named[1] == pytest.approx((1104.9, 515.7), abs=10.0)
+
+
 def test_a_faint_patch_of_cloth_does_not_take_a_name_from_a_clear_ball() -> None:
     # A rendered recording's first 0.2 s (fresh 15's 406), decoded as recorded: on mottled
     # mauve cloth the search for a faint ball found a patch of cloth (no colour, no dark,
