@@ -1686,7 +1686,9 @@ class Tracker:
         self, track: Track, found: NDArray[np.float64], t: float
     ) -> NDArray[np.bool_]:
         """Which detections lie back along the cue from the spot of the cue ball lost under
-        it: struck, it went off ahead of the tip."""
+        it, as far as the bridge hand: struck, it went off ahead of the tip. (Farther back
+        is no part of the cue near the table; there the cover was the player's body over
+        the ball's way, not the cue: fresh 18's 497.)"""
         if (
             track.cue_from is None
             or track.rest_xy is None
@@ -1695,7 +1697,8 @@ class Tracker:
             or self._in_play(track)
         ):
             return np.zeros(len(found), bool)
-        return _back_towards(track.rest_xy, track.cue_from, found)
+        near = np.hypot(*(found - track.rest_xy).T) <= (CUE_SIDE_RADII[1] + 1) * BALL_RADIUS_MM
+        return np.asarray(near & _back_towards(track.rest_xy, track.cue_from, found))
 
     def _note_the_cue_over_the_cue_ball(self, t: float, occluders: tuple[Occluder, ...]) -> None:
         """Where the cue over the spot of the cue ball, lost there at rest, comes from: the

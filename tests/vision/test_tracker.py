@@ -1352,6 +1352,16 @@ def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -
     assert named[1] == pytest.approx((1104.9, 515.7), abs=10.0)
 
 
+def test_a_cue_ball_struck_under_the_players_body_is_found_far_back_from_the_cue() -> None:
+    # A rendered recording's 2.4 s up to the cue ball rolling into the 4 (fresh 18's 497):
+    # struck along the head end from 83 mm off the right cushion, the cue stick over the
+    # rail, the cue ball went out of sight under the player's body lying over its way, which
+    # was taken for the cue's way back; seen again a metre on, it was held to be the bridge
+    # hand back along the cue, and the shot was lost (a ruling).
+    named = named_at_the_end("cue_ball_struck_under_the_players_body")
+    assert named["cue"] == pytest.approx((307.1, 292.9), abs=10.0)
+
+
 def test_a_faint_patch_of_cloth_does_not_take_a_name_from_a_clear_ball() -> None:
     # A rendered recording's first 0.2 s (fresh 15's 406), decoded as recorded: on mottled
     # mauve cloth the search for a faint ball found a patch of cloth (no colour, no dark,
