@@ -152,9 +152,12 @@ def detect(
             blob.count, blob.known = max(blob.count, known), True
             # Blurred no more than its fastest ball's blur, its balls' centres come no
             # closer than at rest by more than that (fresh 8's 235: two rolling slowly
-            # together, split in three). (One at rest may just have been struck.)
+            # together, split in three). One at rest beside one rolling may just have been
+            # struck by it, no faster (fresh 8's 231: the cue ball rolling slowly by the
+            # 1); one at rest in a cluster, by a push through it from anywhere, at any
+            # speed (a rack breaking), and so may one at rest struck by the cue.
             speeds = [math.hypot(m.vx, m.vy) for m in inside]
-            if min(speeds) > 0:
+            if min(speeds) > 0 or (known == 2 and max(speeds) > 0):
                 blur = max(speeds) * LONGEST_EXPOSURE_S / radius_half
                 blob.gap_radii = max(MOTION_GAP_RADII, MIN_GAP_RADII - blur)
         else:
