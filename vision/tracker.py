@@ -1617,32 +1617,24 @@ class Tracker:
         """Which detections lie behind a ball rolling on in plain sight with nothing near
         enough to turn it back (a cushion ahead, or any ball about: one met, one's velocity
         is not to be trusted): the cue following through over the spot it was struck from,
-        not the ball. Turned back, it goes back no farther than it could travel meanwhile
-        (fresh 9's 266: the cue's tip 220 mm back as the cue ball met the 1). (A ball just
-        struck rolls faster than its first, half-frame step showed, so what could turn it
-        is looked for generously far, and so is how far it could go; and one may be hit back
-        by a faster ball.)"""
+        not the ball. (A ball just struck rolls faster than its first, half-frame step
+        showed, so what could turn it is looked for generously far.)"""
         speed = track.speed
         behind = np.zeros(len(found), bool)
         if track.missing_since is not None or speed < TURN_BACK_SPEED_MM_S:
             return behind
         heading = track.velocity / speed
-        back = -((found - track.xy) @ heading)
-        behind = back > BALL_RADIUS_MM
+        behind = (found - track.xy) @ heading < -BALL_RADIUS_MM
         if not behind.any():
             return behind
-        dt = max(t - track.t, 1e-3)
-        reach = max(speed, TURN_BACK_REACH_SPEED_MM_S) * dt
+        reach = max(speed, TURN_BACK_REACH_SPEED_MM_S) * max(t - track.t, 1e-3)
         ahead = track.xy + heading * (reach + 2 * BALL_RADIUS_MM)
         near = 2 * BALL_RADIUS_MM + reach + REACH_SLACK_MM
-        near_speeds = [
-            other.speed
+        if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0) or any(
+            other is not track and np.hypot(*(other.xy - track.xy)) <= near
             for other in self.tracks.values()
-            if other is not track and np.hypot(*(other.xy - track.xy)) <= near
-        ]
-        if near_speeds or np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0):
-            back_reach = max(reach, max(near_speeds, default=0.0) * dt)
-            return np.asarray(back > back_reach + BALL_RADIUS_MM)
+        ):
+            return np.zeros(len(found), bool)
         return behind
 
     def _towards_the_unseen_cue_ball(

@@ -1325,22 +1325,6 @@ def test_a_ball_struck_point_blank_by_the_cue_ball_is_told_from_it_by_its_colour
     assert named["cue"] == pytest.approx((785.5, 393.4), abs=10.0)
 
 
-def test_the_cue_ball_meeting_a_ball_is_not_the_tip_far_back_behind_it() -> None:
-    # A rendered recording's second up to the strike and on (fresh 9's 266): the cue ball,
-    # struck at 6 m/s, meets the 1 a frame later; the cue's tip, following through, shows
-    # as a ball 220 mm back behind it, farther than any ball could turn back in a frame.
-    # Taken for the cue ball there for three frames, it made a cushion contact.
-    clip = Path(__file__).parent / "data" / "cue_ball_meeting_a_ball_with_the_tip_behind"
-    spot = np.array([193.8, 442.1])
-    way = np.array([145.0, 47.5]) / np.hypot(145.0, 47.5)  # its way off the spot
-    with RecordingSource(clip) as source:
-        for result in replay.run(source):
-            for ball in result.balls:
-                if ball["ball"] == "cue":
-                    back = -float((np.array([ball["x"], ball["y"]]) - spot) @ way)
-                    assert back < BALL_RADIUS_MM, f"{result.frame.t:.3f} s: {back:.0f} mm back"
-
-
 def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -> None:
     # A rendered recording's 1.45 s from just before the strike (fresh 8's 237): the yellow
     # 1, rolling at 2.4 m/s under the player's body, meets the orange 5 resting at the
