@@ -911,9 +911,9 @@ def _rolled_straight_on_unseen(pts: F64, times: F64, k: int) -> bool:
     if len(before) < 2 or len(after) < 2:
         return False
     ways = [
-        np.polyfit(times[before] - times[k - 1], pts[before], 1)[0],
+        _line(times[before], pts[before])[0],
         (pts[k] - pts[k - 1]) / (times[k] - times[k - 1]),
-        np.polyfit(times[after] - times[k], pts[after], 1)[0],
+        _line(times[after], pts[after])[0],
     ]
     speeds = [float(np.hypot(*way)) for way in ways]
     if min(speeds) < CREEP_SPEED_MM_S:
