@@ -93,6 +93,8 @@ DARK_LOOK = 0.5
 # something; if the square this many radii out is covered too, that is a hand or an arm.
 COVERED_SPOT = 0.6
 COVERED_REACH_RADII = 1.75
+# ...and one this little covered is bare cloth.
+BARE_SPOT = 0.1
 # A ball against a cue or an arm is a bump on its blob this deep (in ball radii) at its
 # middle: a cue is thinner, an arm thicker.
 BUMP_DEPTH_RADII = (0.8, 1.3)
@@ -696,6 +698,10 @@ class Tracker:
             if resting and len(found)
             else np.zeros(len(found), bool)
         )
+        for tid in candidates:
+            track = self.tracks[tid]
+            if self._left_unseen(track, mask, looks_from):
+                track.reached_at, track.reached_from, track.reached_speed = t, None, 0.0
         # What a struck cue ball's track followed off its spot, if it was the cue.
         followed = {tid: self._followed_the_cue(self.tracks[tid], found, t) for tid in candidates}
         pairs: list[tuple[int, int]] = []
@@ -1496,16 +1502,40 @@ class Tracker:
         """Whether a ball at rest has something over most of its spot (the square `reach_radii`
         out from its middle): it is under it (a hand about to take it up), not gone. A ball
         that left shows the cloth where it was, but for the thin cue following through."""
+        share = self._spot_share(track, planes, reach_radii)
+        return share is not None and share > COVERED_SPOT
+
+    def _spot_share(
+        self, track: Track, planes: tuple[Planes, U8] | None, reach_radii: float = 1.0
+    ) -> float | None:
+        """How much of a resting ball's spot (the square `reach_radii` out from its middle)
+        is not the cloth now; None for a ball in play or no cloth model."""
         if planes is None or self.cloth is None or track.rest_xy is None:
-            return False
+            return None
         if track.moving or self._in_play(track):
-            return False
+            return None
         hx, hy = (round(float(v)) for v in _half_res(self._pixel(track.rest_xy)))
         r = max(1, round(reach_radii * self.radius_px / 2))
         height, width = planes[1].shape
         box = (max(0, hx - r), max(0, hy - r), min(width, hx + r + 1), min(height, hy + r + 1))
         colour, dark = self.cloth.foreground(planes[1], planes[0].u, planes[0].v, box)
-        return bool(np.mean((colour > 1.0) | (dark > 1.0)) > COVERED_SPOT)
+        return float(np.mean((colour > 1.0) | (dark > 1.0)))
+
+    def _left_unseen(self, track: Track, mask: U8, planes: tuple[Planes, U8] | None) -> bool:
+        """Whether an object ball lost at rest left its spot: where it showed the ball it now
+        shows bare cloth, nothing over it. A ball out of sight hit it away (fresh 19's 513:
+        the 6 rolling fast past a side pocket, too faint to be seen, hit the 1); a ball under
+        a hand or an arm is covered, and a faint ball still there shows as it did."""
+        if (
+            track.key in (None, "cue")
+            or track.missing_since is None
+            or track.reached_at is not None
+            or track.cloth_coloured
+            or not self._in_mask(track.xy, mask, STILL_CORE_RADII)
+        ):
+            return False
+        share = self._spot_share(track, planes)
+        return share is not None and share < BARE_SPOT
 
     def _seen_coming(self, found: NDArray[np.float64], track: Track) -> NDArray[np.bool_]:
         """Which detections continue one of the changed frame before that was not on the

@@ -1346,6 +1346,16 @@ def test_a_cue_ball_struck_under_the_players_body_is_found_far_back_from_the_cue
     assert named["cue"] == pytest.approx((307.1, 292.9), abs=10.0)
 
 
+def test_a_ball_hit_by_one_too_faint_to_see_is_followed_from_its_bare_spot() -> None:
+    # A rendered recording's 1.9 s up to the 1 coming off the foot cushion (fresh 19's 513):
+    # the green 6, struck at 4.7 m/s, streaks too faint to be seen past the side pocket's
+    # mouth (taken to have gone in) and hits the 1 at rest. No ball seen in motion could
+    # reach the 1, so it was held to its spot, out of sight, while it rolled off in plain
+    # view: its spot bare, it was hit, and its four cushions were lost.
+    named = named_at_the_end("a_ball_hit_by_one_too_faint_to_see")
+    assert named[1] == pytest.approx((2414.0, 72.0), abs=10.0)
+
+
 def test_a_faint_patch_of_cloth_does_not_take_a_name_from_a_clear_ball() -> None:
     # A rendered recording's first 0.2 s (fresh 15's 406), decoded as recorded: on mottled
     # mauve cloth the search for a faint ball found a patch of cloth (no colour, no dark,
