@@ -721,17 +721,22 @@ def cushion_contacts(
     # first: a cushion met just before the first contact is not met again after it.
     events = [e for e in _merge_same(turns) if e.t >= t_from + ORDER_UNCERTAIN_S]
     # A ball that rolls into a cushion and stops there has touched it (one that went on
-    # into a pocket was last seen in the pocket's mouth, past the cushion lines).
+    # into a pocket was last seen in the pocket's mouth, past the cushion lines). One that
+    # stops facing a pocket's mouth touches only a jaw there, if any (fresh 19's 520: the
+    # cue ball at rest in a side pocket's mouth, 5 mm short of the cushion's line, 18 mm
+    # off its jaw, was seen 1 mm from the line).
     # (Where it rests is its mean over its last samples: its centre jitters.)
-    resting_gaps = gaps[times >= times[-1] - CREEP_BASE_S].mean(axis=0)
+    rest = pts[times >= times[-1] - CREEP_BASE_S].mean(axis=0)
+    resting_gaps = table.cushion_gaps(rest[None, :])[0]
     for r, rail in enumerate(RAILS if departure is None else ()):
         if (
             resting_gaps[r] < STOPPED_AT_MM
             and gaps[0, r] > FROZEN_MM
             and not any(e.rail == rail.value for e in events)
         ):
-            approach = np.nonzero(gaps[:, r] < FROZEN_MM)[0]
-            events.append(_cushion_event(path.key, rail, float(times[approach[0]]), frozen_until))
+            near = table.cushion_gaps(pts)[:, r] < FROZEN_MM
+            came = float(times[int(np.argmax(near))]) if near.any() else float(times[-1])
+            events.append(_cushion_event(path.key, rail, came, frozen_until))
     if struck_from is not None:
         events += _struck_into_unseen(path, table, t_from, struck_from, frozen_until, others)
     if departure is not None and departure.pocket is not None:

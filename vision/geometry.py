@@ -67,6 +67,29 @@ class Table:
         gaps = np.stack([x, self.length - x, y, self.width - y], axis=1) - BALL_RADIUS_MM
         return np.asarray(gaps, dtype=np.float64)
 
+    def cushion_gaps(self, xy: Points) -> NDArray[np.float64]:
+        """As rail_gaps, but to each cushion's rubber as it is: its nose only between the
+        pockets' mouths, and its jaws (a jaw counts as its rail). A ball facing a mouth,
+        clear of its jaws, touches no cushion however near the nose's line it is."""
+        gaps = self.rail_gaps(xy)
+        corner = CORNER_MOUTH_MM / 2 * np.sqrt(2.0)  # from a corner to a jaw's tip
+        side = SIDE_MOUTH_MM / 2
+        for r, rail in enumerate(RAILS):
+            ends = rail in (Rail.HEAD, Rail.FOOT)
+            along, length = (xy[:, 1], self.width) if ends else (xy[:, 0], self.length)
+            mouths = [(0.0, corner), (length, corner)]
+            if not ends:
+                mouths.append((length / 2, side))
+            facing = np.zeros(len(xy), bool)
+            for centre, half in mouths:
+                facing |= np.abs(along - centre) < half
+            gaps[facing, r] = np.inf
+        for name in self.pockets:
+            for jaw in self.jaws(name):
+                r = RAILS.index(jaw.rail)
+                gaps[:, r] = np.minimum(gaps[:, r], jaw.gaps(xy))
+        return gaps
+
     def nearest_pocket(self, xy: Points) -> tuple[list[str], NDArray[np.float64]]:
         names = list(self.pockets)
         centres = np.array([self.pockets[n] for n in names])

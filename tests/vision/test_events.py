@@ -872,18 +872,35 @@ def test_a_ball_rolling_along_a_cushion_with_jitter_touches_nothing_more() -> No
     assert cushion_contacts(path, TABLE, 0.0) == []
 
 
+def _drifting_to_the_right_cushion(end_x: float, stops_off_mm: float) -> Path:
+    """A ball rolling along the right cushion, closing in on its touching line at a shallow
+    angle, slowing to a stop at `end_x`, `stops_off_mm` short of the line."""
+    times = np.arange(0, 2, 1 / FPS)
+    end_y = TABLE.width - BALL_RADIUS_MM - stops_off_mm
+    run = np.clip(times - 0.2, 0.0, 1.2) / 1.2
+    ease = 1 - (1 - run) ** 2
+    x = end_x - 600.0 + 600.0 * ease
+    y = end_y - 40.0 + 40.0 * ease
+    return Path(5, times, np.stack([x, y], axis=1), np.ones(len(times), bool), (x[0], y[0]))
+
+
 @pytest.mark.parametrize(("stops_off_mm", "touched"), [(2.0, False), (0.5, True)])
 def test_a_ball_that_drifts_to_a_cushion_and_stops_touched_it_only_against_it(
     stops_off_mm: float, touched: bool
 ) -> None:
-    times = np.arange(0, 2, 1 / FPS)
-    end_y = TABLE.width - BALL_RADIUS_MM - stops_off_mm
-    # Along the right cushion, closing in on it at a shallow angle, slowing to a stop.
-    run = np.clip(times - 0.2, 0.0, 1.2) / 1.2
-    ease = 1 - (1 - run) ** 2
-    x = 800.0 + 600.0 * ease
-    y = end_y - 40.0 + 40.0 * ease
-    path = Path(5, times, np.stack([x, y], axis=1), np.ones(len(times), bool), (800.0, y[0]))
+    path = _drifting_to_the_right_cushion(1400.0, stops_off_mm)
+    rails = [e.rail for e in cushion_contacts(path, TABLE, 0.2)]
+    assert rails == (["right"] if touched else [])
+
+
+@pytest.mark.parametrize(("end_x", "touched"), [(1300.0, False), (1345.0, True)])
+def test_a_ball_that_stops_on_the_cushion_line_in_a_side_pocket_mouth_touched_nothing(
+    end_x: float, touched: bool
+) -> None:
+    # Fresh 19's 520: the cue ball stopped in the right side pocket's mouth, 18 mm off its
+    # jaw, seen on the cushion's line; the mouth has no cushion there. A hand's width on,
+    # past the jaw's tip, the cushion is there.
+    path = _drifting_to_the_right_cushion(end_x, 0.5)
     rails = [e.rail for e in cushion_contacts(path, TABLE, 0.2)]
     assert rails == (["right"] if touched else [])
 
@@ -975,6 +992,21 @@ def test_a_jaws_rounded_nose_meets_its_cushion_line_and_its_face() -> None:
             assert abs(float((jaw.nose - a) @ normal)) == pytest.approx(jaw.nose_radius)
             to_rail = TABLE.rail_gaps(jaw.nose[None])[0] + BALL_RADIUS_MM
             assert float(np.min(np.abs(to_rail))) == pytest.approx(jaw.nose_radius)
+
+
+def test_a_cushion_is_touched_on_its_nose_beside_the_mouths_and_on_its_jaws_in_them() -> None:
+    line = TABLE.width - BALL_RADIUS_MM  # the right cushion's touching line
+    jaws = [jaw for name in TABLE.pockets for jaw in TABLE.jaws(name) if jaw.rail == "right"]
+    for x, clear in ((400.0, False), (1270.0, True), (1340.0, False), (2540.0 - 40.0, True)):
+        ball = np.array([[x, line]])
+        gaps = TABLE.cushion_gaps(ball)[0]
+        if clear:  # facing a mouth: only a jaw is there, a ball's width or so away
+            assert gaps[3] == pytest.approx(min(float(jaw.gaps(ball)[0]) for jaw in jaws))
+            assert gaps[3] > 10.0
+        else:
+            assert gaps[3] == pytest.approx(0.0)
+        # (No rubber is nearer than its cushion's line.)
+        assert (gaps >= TABLE.rail_gaps(ball)[0] - 1e-9).all()
 
 
 def _legs(
