@@ -842,7 +842,7 @@ class Tracker:
                     track.reached_at is not None
                     and t - track.reached_at <= JUST_HIT_S
                     and track.reached_speed * dt > BALL_RADIUS_MM
-                ) or self._beside_the_vanished_cue_ball(track, t)
+                ) or self._by_the_vanished_cue_ball(track, t)
                 weight = STRUCK_DISTANCE_WEIGHT if struck_unseen or lost_going or just_hit else 1.0
                 cost[row] = np.where(allowed, weight * dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             pairs = assign(cost, max_cost=1e12)
@@ -1781,18 +1781,20 @@ class Tracker:
             None,
         )
 
-    def _beside_the_vanished_cue_ball(self, track: Track, t: float) -> bool:
-        """Whether an object ball at rest touches (as far as positions tell) the cue ball
-        that went out of sight a moment ago: it may have been struck into it point-blank,
-        and gone off at the cue ball's speed (fresh 18's 478, the 9 beside the cue ball,
-        out of sight under the cue and the blob of the two)."""
+    def _by_the_vanished_cue_ball(self, track: Track, t: float) -> bool:
+        """Whether an object ball at rest is within reach (as far as positions tell) of the
+        cue ball that went out of sight a moment ago: it may have been struck into it
+        point-blank, and gone off at the cue ball's speed (fresh 18's 478, the 9 7 mm from
+        the cue ball, out of sight under the cue and the blob of the two; fresh 20's 536,
+        the 4 11 mm from it, seen streaking off as the cue ball went on unseen)."""
         if track.key in (None, "cue") or track.moving or track.rest_xy is None:
             return False
         return any(
             other.key == "cue"
             and other.missing_since is not None
             and t - other.missing_since <= JUST_HIT_S
-            and np.hypot(*(other.xy - track.xy)) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+            and np.hypot(*(other.xy - track.xy))
+            <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM + MAX_SPEED_MM_S * (t - other.missing_since)
             for other in self.tracks.values()
         )
 

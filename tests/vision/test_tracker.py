@@ -1325,6 +1325,16 @@ def test_a_ball_struck_point_blank_by_the_cue_ball_is_told_from_it_by_its_colour
     assert named["cue"] == pytest.approx((785.5, 393.4), abs=10.0)
 
 
+def test_a_ball_the_struck_cue_ball_reaches_unseen_is_told_from_it_by_its_colour() -> None:
+    # A rendered recording's 1.45 s up to a moment after the strike (fresh 20's 536): the
+    # cue ball, 11 mm from the 4, is struck into it and then into the 6; the cue ball goes
+    # out of sight as the 4 streaks off, and the struck cue ball's track took the 4's
+    # streak (its distance from the spot says little), the 4 the cue ball: swapped.
+    named = named_at_the_end("cue_ball_struck_point_blank_into_the_4")
+    assert named[4] == pytest.approx((1421.4, 736.3), abs=10.0)
+    assert named["cue"] == pytest.approx((2026.5, 1169.4), abs=10.0)
+
+
 def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -> None:
     # A rendered recording's 1.45 s from just before the strike (fresh 8's 237): the yellow
     # 1, rolling at 2.4 m/s under the player's body, meets the orange 5 resting at the
