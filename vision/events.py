@@ -722,19 +722,22 @@ def cushion_contacts(
     events = [e for e in _merge_same(turns) if e.t >= t_from + ORDER_UNCERTAIN_S]
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines). One that
-    # stops facing a pocket's mouth touches only a jaw there, if any (fresh 19's 520: the
-    # cue ball at rest in a side pocket's mouth, 5 mm short of the cushion's line, 18 mm
-    # off its jaw, was seen 1 mm from the line).
+    # stops facing a pocket's mouth, in sight, touches only a jaw there, if any (fresh 19's
+    # 520: the cue ball at rest in a side pocket's mouth, 5 mm short of the cushion's line,
+    # 18 mm off its jaw, was seen 1 mm from the line). One lost from sight past the line
+    # in a mouth, and not down, came back out off a jaw (fresh 17's 462).
     # (Where it rests is its mean over its last samples: its centre jitters.)
     rest = pts[times >= times[-1] - CREEP_BASE_S].mean(axis=0)
-    resting_gaps = table.cushion_gaps(rest[None, :])[0]
+    in_sight = path.last_seen() == len(path.t) - 1
+    cushion_gaps = table.cushion_gaps if in_sight else table.rail_gaps
+    resting_gaps = cushion_gaps(rest[None, :])[0]
     for r, rail in enumerate(RAILS if departure is None else ()):
         if (
             resting_gaps[r] < STOPPED_AT_MM
             and gaps[0, r] > FROZEN_MM
             and not any(e.rail == rail.value for e in events)
         ):
-            near = table.cushion_gaps(pts)[:, r] < FROZEN_MM
+            near = cushion_gaps(pts)[:, r] < FROZEN_MM
             came = float(times[int(np.argmax(near))]) if near.any() else float(times[-1])
             events.append(_cushion_event(path.key, rail, came, frozen_until))
     if struck_from is not None:

@@ -905,6 +905,21 @@ def test_a_ball_that_stops_on_the_cushion_line_in_a_side_pocket_mouth_touched_no
     assert rails == (["right"] if touched else [])
 
 
+@pytest.mark.parametrize(("lost", "touched"), [(False, False), (True, True)])
+def test_a_ball_past_the_cushion_line_in_a_corner_mouth_met_the_jaw_only_if_lost(
+    lost: bool, touched: bool
+) -> None:
+    # At rest in sight 8 mm past the right cushion's line in the foot-right corner's mouth,
+    # 8 mm off the jaw, a ball touches nothing. Lost from sight there, and found on the
+    # table after the shot, it came back out off the jaw, which counts as the right cushion
+    # (fresh 17's 462: the 10, last seen 6 to 8 mm past the line).
+    path = _drifting_to_the_right_cushion(2490.0, -8.0)
+    seen = path.t <= 1.3 if lost else np.ones(len(path.t), bool)
+    path = Path(path.key, path.t, path.xy, seen, path.start)
+    rails = [e.rail for e in cushion_contacts(path, TABLE, 0.2)]
+    assert rails == (["right"] if touched else [])
+
+
 def _into(aim: tuple[float, float], lost_mm: float) -> Path:
     """A ball rolling at 1.5 m/s towards `aim`, lost from sight `lost_mm` before it."""
     times = np.arange(0, 1.5, 1 / FPS)
