@@ -53,6 +53,8 @@ U8 = NDArray[np.uint8]
 CHANGE_FLOOR = 12.0
 CHANGE_NOISE_FACTOR = 2.5
 MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
+# How far (degrees) a ball's line, from its last step, may be off its way.
+HEADING_DOUBT_DEG = 15.0
 REST_SPEED_MM_S = 30.0
 # A rolling ball loses speed at this at the least, over its whole roll, cushions included: a
 # ball struck at 4 m/s is still within 8 s.
@@ -1339,17 +1341,36 @@ class Tracker:
         """How long a ball lost in motion may roll on out of sight: until it comes out from
         under what is over the table on its line, or stops under it (0: its line runs under
         nothing). (A ball is never so fast that it stays hidden under a hand-wide patch for
-        long: one thought to be that fast has had its step measured across two balls.)"""
+        long: one thought to be that fast has had its step measured across two balls.)
+        Its line is known to HEADING_DOUBT_DEG either way: its last step, a blurred ball's
+        a few centimetres long, may be off by that much, and an arm lying along its way
+        hides it all along while a line that far off comes out from under it (fresh 20's
+        531: the cue ball, 12 degrees off, hidden 0.85 s under the arm it rolled along)."""
         speed = track.speed
+        x, y = track.velocity / max(speed, 1e-9)
+        turns = (math.radians(d) for d in (0.0, HEADING_DOUBT_DEG, -HEADING_DOUBT_DEG))
+        return max(
+            self._hidden_along(
+                track.xy,
+                np.array([x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)]),
+                speed,
+            )
+            for a in turns
+        )
+
+    def _hidden_along(
+        self, xy: NDArray[np.float64], heading: NDArray[np.float64], speed: float
+    ) -> float:
+        """How long a ball at `xy` rolling along `heading` at `speed` stays under what is
+        over the table (_hidden_rolling_for)."""
         a = LONGEST_ROLL_DECELERATION_MM_S2
         roll_mm = speed * speed / (2 * a)
-        heading = track.velocity / max(speed, 1e-9)
         table = self.calibration.table
         low = np.array([BALL_RADIUS_MM, BALL_RADIUS_MM])
         span = np.array([table.length, table.width]) - 2 * BALL_RADIUS_MM
         # Along its line a radius at a time, and back off the cushions it meets.
         steps = np.arange(0.0, roll_mm + BALL_RADIUS_MM, BALL_RADIUS_MM)
-        run = np.mod(track.xy + heading * steps[:, None] - low, 2 * span)
+        run = np.mod(xy + heading * steps[:, None] - low, 2 * span)
         pixels = self.calibration.to_image(low + np.where(run > span, 2 * span - run, run))
         entered = False
         for s, pixel in zip(steps, pixels, strict=True):

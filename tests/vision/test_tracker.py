@@ -1335,6 +1335,18 @@ def test_a_ball_the_struck_cue_ball_reaches_unseen_is_told_from_it_by_its_colour
     assert named["cue"] == pytest.approx((2026.5, 1169.4), abs=10.0)
 
 
+def test_a_cue_ball_rolling_on_under_the_arm_along_its_way_is_one_shot() -> None:
+    # A rendered recording's 2.8 s from 1.2 s before the strike (fresh 20's 531): struck
+    # into the right cushion from 70 mm off it, the cue ball comes back off it at 3.8 m/s
+    # under the player's arm, which lies along its way, and is out of sight 0.85 s. Its
+    # line from its last, blurred step, 12 degrees off, came out from under the arm: it was
+    # held to have stopped, the shot ended, and it coming out made a second shot.
+    clip = Path(__file__).parent / "data" / "cue_ball_rolling_along_under_the_arm"
+    with RecordingSource(clip) as source:
+        shots = [facts for result in replay.run(source) for facts in result.facts]
+    assert [round(s["t_start"], 1) for s in shots] == [1.8]
+
+
 def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -> None:
     # A rendered recording's 1.45 s from just before the strike (fresh 8's 237): the yellow
     # 1, rolling at 2.4 m/s under the player's body, meets the orange 5 resting at the
