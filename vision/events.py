@@ -729,15 +729,15 @@ def cushion_contacts(
     # (Where it rests is its mean over its last samples: its centre jitters.)
     rest = pts[times >= times[-1] - CREEP_BASE_S].mean(axis=0)
     in_sight = path.last_seen() == len(path.t) - 1
-    cushion_gaps = table.cushion_gaps if in_sight else table.rail_gaps
-    resting_gaps = cushion_gaps(rest[None, :])[0]
+    gaps_to = table.cushion_gaps if in_sight else table.rail_gaps
+    resting_gaps = gaps_to(rest[None, :])[0]
     for r, rail in enumerate(RAILS if departure is None else ()):
         if (
             resting_gaps[r] < STOPPED_AT_MM
             and gaps[0, r] > FROZEN_MM
             and not any(e.rail == rail.value for e in events)
         ):
-            near = cushion_gaps(pts)[:, r] < FROZEN_MM
+            near = gaps_to(pts)[:, r] < FROZEN_MM
             came = float(times[int(np.argmax(near))]) if near.any() else float(times[-1])
             events.append(_cushion_event(path.key, rail, came, frozen_until))
     if struck_from is not None:

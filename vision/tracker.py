@@ -1810,24 +1810,21 @@ class Tracker:
         the 4 11 mm from it, seen streaking off as the cue ball went on unseen)."""
         if track.key in (None, "cue") or track.moving or track.rest_xy is None:
             return False
-        return any(
-            other.key == "cue"
-            and other.missing_since is not None
-            and t - other.missing_since <= JUST_HIT_S
-            and np.hypot(*(other.xy - track.xy))
-            <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM + MAX_SPEED_MM_S * (t - other.missing_since)
-            for other in self.tracks.values()
-        )
+        return self._in_reach_of_the_unseen_cue_ball(track, t, JUST_HIT_S, REACH_SLACK_MM)
 
-    def _in_reach_of_the_unseen_cue_ball(self, track: Track, t: float) -> bool:
+    def _in_reach_of_the_unseen_cue_ball(
+        self, track: Track, t: float, within_s: float = math.inf, slack_mm: float = 0.0
+    ) -> bool:
         """Out of sight the cue ball may have been struck, as fast as any ball goes (until it
-        is seen again, and where it went with it)."""
+        is seen again, and where it went with it); `within_s` of going out of sight, and
+        `slack_mm` allowed for where the two were seen."""
         return any(
             other is not track
             and other.key == "cue"
             and other.missing_since is not None
+            and t - other.missing_since <= within_s
             and np.hypot(*(other.xy - track.xy))
-            <= 2 * BALL_RADIUS_MM + MAX_SPEED_MM_S * (t - other.missing_since)
+            <= 2 * BALL_RADIUS_MM + slack_mm + MAX_SPEED_MM_S * (t - other.missing_since)
             for other in self.tracks.values()
         )
 
