@@ -1656,10 +1656,7 @@ class Tracker:
             return None
         # (On its way as fast as a ball goes: a cushion there, or a ball it would meet.)
         ahead = track.xy + heading * (TURN_BACK_REACH_SPEED_MM_S * (t - track.t) + BALL_RADIUS_MM)
-        others = np.array([o.xy for o in self.tracks.values() if o is not track]).reshape(-1, 2)
-        if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0) or np.any(
-            point_segment_distance(others, track.xy, ahead) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
-        ):
+        if self._way_blocked(track, track.xy, ahead):
             return None
         track.xy, track.velocity = rest.copy(), np.zeros(2)
         return np.asarray(on_it)
@@ -1731,7 +1728,11 @@ class Tracker:
         """Which detections lie back along the cue from the spot of the cue ball lost under
         it, as far as the bridge hand: struck, it went off ahead of the tip. (Farther back
         is no part of the cue near the table; there the cover was the player's body over
-        the ball's way, not the cue: fresh 18's 497.)"""
+        the ball's way, not the cue: fresh 18's 497.) Unless a cushion or a ball lies as
+        near ahead: off it the ball comes straight back along the cue (fresh 21's 571, the
+        cue ball struck into the cushion 50 mm ahead; fresh 17's 472, into the 7 59 mm
+        ahead), while the cue lingers over its spot."""
+        reach = (CUE_SIDE_RADII[1] + 1) * BALL_RADIUS_MM
         if (
             track.cue_from is None
             or track.rest_xy is None
@@ -1740,8 +1741,36 @@ class Tracker:
             or self._in_play(track)
         ):
             return np.zeros(len(found), bool)
-        near = np.hypot(*(found - track.rest_xy).T) <= (CUE_SIDE_RADII[1] + 1) * BALL_RADIUS_MM
-        return np.asarray(near & _back_towards(track.rest_xy, track.cue_from, found))
+        rest = track.rest_xy
+        way = rest - track.cue_from
+        ahead = rest + way / max(float(np.hypot(*way)), 1e-9) * reach
+        if self._way_blocked(track, rest, ahead, where_they_rested=True):
+            return np.zeros(len(found), bool)
+        near = np.hypot(*(found - rest).T) <= reach
+        return np.asarray(near & _back_towards(rest, track.cue_from, found))
+
+    def _way_blocked(
+        self,
+        track: Track,
+        start: NDArray[np.float64],
+        end: NDArray[np.float64],
+        where_they_rested: bool = False,
+    ) -> bool:
+        """Whether `track`'s ball going from `start` to `end` meets a cushion or a ball
+        (where it is, or `where_they_rested`: one it hit is gone from there since)."""
+        others = np.array(
+            [
+                o.rest_xy if where_they_rested and o.rest_xy is not None else o.xy
+                for o in self.tracks.values()
+                if o is not track
+            ]
+        ).reshape(-1, 2)
+        return bool(
+            np.any(self.calibration.table.rail_gaps(end[None, :])[0] < 0.0)
+            or np.any(
+                point_segment_distance(others, start, end) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+            )
+        )
 
     def _note_the_cue_over_the_cue_ball(self, t: float, occluders: tuple[Occluder, ...]) -> None:
         """Where the cue over the spot of the cue ball, lost there at rest, comes from: the

@@ -1358,6 +1358,17 @@ def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -
     assert named[1] == pytest.approx((1104.9, 515.7), abs=10.0)
 
 
+def test_a_cue_ball_struck_into_a_cushion_just_ahead_is_found_back_along_the_cue() -> None:
+    # A rendered recording's 1.95 s up to a moment after the cue ball meets the 6 (fresh
+    # 21's 571): struck into the right cushion 50 mm ahead, the cue ball comes straight
+    # back along the cue, which lingers over its spot. Held to have gone off ahead of the
+    # tip, it was not looked for there; the 6's track took it as it arrived, the cue ball's
+    # first contact was lost (a ruling).
+    named = named_at_the_end("cue_ball_struck_into_the_cushion_back_along_the_cue")
+    assert named["cue"] == pytest.approx((408.4, 914.1), abs=10.0)
+    assert named[6] == pytest.approx((133.9, 775.4), abs=10.0)
+
+
 def test_a_cue_ball_struck_under_the_players_body_is_found_far_back_from_the_cue() -> None:
     # A rendered recording's 2.4 s up to the cue ball rolling into the 4 (fresh 18's 497):
     # struck along the head end from 83 mm off the right cushion, the cue stick over the
