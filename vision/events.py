@@ -737,7 +737,7 @@ def cushion_contacts(
             and gaps[0, r] > FROZEN_MM
             and not any(e.rail == rail.value for e in events)
         ):
-            near = gaps_to(pts)[:, r] < FROZEN_MM
+            near = (table.cushion_gaps(pts) if in_sight else gaps)[:, r] < FROZEN_MM
             came = float(times[int(np.argmax(near))]) if near.any() else float(times[-1])
             events.append(_cushion_event(path.key, rail, came, frozen_until))
     if struck_from is not None:
