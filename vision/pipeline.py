@@ -91,6 +91,7 @@ class ShotDetector:
     def on_pocket(self, pocket: str, t: float) -> None:
         self._pulses.append((t, pocket))
         self._sensors = True
+        self.tracker.on_pocket(pocket, t)
 
     def on_frame(self, t: float, planes: Planes) -> list[dict[str, Any]]:
         self._last_t = t
@@ -180,7 +181,7 @@ class ShotDetector:
                     return True
             if cue[0].missing_since is None:
                 return False
-            if self._felt_dropping(cue[0]):
+            if self.tracker.felt_dropping(cue[0]):
                 # Struck straight in from the jaws under the cue, never seen moving: the
                 # pocket's sensor felt it (fresh 7's 205, in the side pocket in 30 ms).
                 self._strike = cue[0].missing_since
@@ -230,17 +231,9 @@ class ShotDetector:
             self.tracker.at_a_pocket(track)
             and track.missing_since is not None
             and t - track.missing_since < late
-            and not self._felt_dropping(track)
+            and not self.tracker.felt_dropping(track)
             for track in self.tracker.tracks.values()
         )
-
-    def _felt_dropping(self, track: Track) -> bool:
-        """Whether a ball lost in a pocket's mouth has had a pulse from that pocket since."""
-        if track.missing_since is None or not self.tracker.at_a_pocket(track):
-            return False
-        (pocket,), _ = self.calibration.table.nearest_pocket(track.xy.reshape(1, 2))
-        since = track.missing_since + PULSE_MATCH_S[0]
-        return any(when >= since and where == pocket for when, where in self._pulses)
 
     @staticmethod
     def _at_rest(observations: Sequence[Observation], t: float, in_the_open: bool = False) -> bool:

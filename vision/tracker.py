@@ -31,6 +31,7 @@ from vision.detect import (
     faint_discs,
     unclipped,
 )
+from vision.fusion import PULSE_MATCH_S
 from vision.geometry import BALL_RADIUS_MM, point_segment_distance
 from vision.identify import (
     LOOK_ALIKES,
@@ -106,7 +107,7 @@ BUMP_COLOUR_GAP = 10.0  # ...and its colour plainly the ball's (a hand is no col
 SPEED_NOISE_MM_S = 500.0
 # A ball lost in a pocket's mouth that has not come back out within this (rattling in the
 # jaws) has dropped.
-POCKET_RATTLE_S = 0.5
+POCKET_RATTLE_S = 1.0
 # How much faster than it went in a ball may come back out of a pocket's mouth (its speed is
 # measured from positions a frame or two apart; the speed it went in at is its top speed over
 # the last look back, as a jaw cuts its last step short).
@@ -273,6 +274,7 @@ class Tracker:
         # Balls whose look at rest would fit the cue ball as well, and the cue ball's theirs
         # (a 9 with its stripe turned under): any of them may be the one struck.
         self._cue_look_alikes: set[Track] = set()
+        self._felt: dict[str, float] = {}  # when each pocket's sensor last felt a ball drop
 
     # -- per frame ---------------------------------------------------------------------------
 
@@ -2014,9 +2016,22 @@ class Tracker:
         return track.moving or self._in_play(track) or t - track.missing_since > MISSING_REACH_S
 
     def _dropped(self, track: Track, t: float) -> bool:
-        """Lost in a pocket's mouth on its way, for longer than a ball rattles there: it
-        went down."""
-        return self._went_into_a_mouth(track, t) and t - track.t > POCKET_RATTLE_S
+        """Lost in a pocket's mouth on its way, and felt by the pocket's sensor or out of
+        sight longer than a ball rattles there: it went down."""
+        return self._went_into_a_mouth(track, t) and (
+            t - track.t > POCKET_RATTLE_S or self.felt_dropping(track)
+        )
+
+    def on_pocket(self, pocket: str, t: float) -> None:
+        """A pocket's sensor felt a ball drop."""
+        self._felt[pocket] = t
+
+    def felt_dropping(self, track: Track) -> bool:
+        """Whether a ball lost in a pocket's mouth has had a pulse from that pocket since."""
+        if track.missing_since is None or not self.at_a_pocket(track):
+            return False
+        (pocket,), _ = self.calibration.table.nearest_pocket(track.xy.reshape(1, 2))
+        return self._felt.get(pocket, -math.inf) >= track.missing_since + PULSE_MATCH_S[0]
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""
