@@ -147,7 +147,8 @@ def test_a_ball_rattling_in_the_jaws_for_most_of_a_second_comes_back_out() -> No
     t, _ = drop_in_the_head_left_corner(tracker, RED, WHITE, 70)
     (three,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
     assert three.missing_since is not None
-    for _ in range(round(0.7 * 60) - (70 - 67)):
+    out_of_sight = 70 - 67  # frames so far: the helper's ball is drawn up to frame 66
+    for _ in range(round(0.7 * 60) - out_of_sight):
         tracker.update(t, frame({(1500.0, 640.0): WHITE}))
         t += 1 / 60
     for i in range(20):
