@@ -69,7 +69,6 @@ class ShotDetector:
         self._shot_keys: dict[int, BallKey | None] = {}
         self._shot_start: dict[int, tuple[float, float]] = {}
         self._pulses: list[tuple[float, str]] = []
-        self._sensors = False  # the table has pocket sensors: a pulse has come from one
         self._shots = 0
         self._quiet_since: float | None = None
         self._last_t = -math.inf
@@ -90,7 +89,6 @@ class ShotDetector:
 
     def on_pocket(self, pocket: str, t: float) -> None:
         self._pulses.append((t, pocket))
-        self._sensors = True
         self.tracker.on_pocket(pocket, t)
 
     def on_frame(self, t: float, planes: Planes) -> list[dict[str, Any]]:
@@ -224,7 +222,7 @@ class ShotDetector:
         """On a table with pocket sensors, a ball lost in a pocket's mouth whose pulse may
         yet come: a slow ball rolls on to the drop in the mouth's shadow, and the beam lies
         below it (fresh 6's 197: the 2 lost creeping into the corner 0.43 s before its pulse)."""
-        if not self._sensors:
+        if not self.tracker.has_sensors:
             return False
         late = PULSE_MATCH_S[1]
         return any(
@@ -499,7 +497,7 @@ class ShotDetector:
         whole shot and not found at its end."""
         pulses = [(t, p) for t, p in self._pulses if t >= t_start - 0.05]
         self._pulses = [(t, p) for t, p in self._pulses if t < t_start - 0.05]
-        if not self._sensors:
+        if not self.tracker.has_sensors:
             return drops
         return fuse_pulses(
             drops, pulses, list(paths.values()), self.calibration.table, missing, hidden

@@ -2026,6 +2026,11 @@ class Tracker:
         """A pocket's sensor felt a ball drop."""
         self._felt[pocket] = t
 
+    @property
+    def has_sensors(self) -> bool:
+        """Whether the table has pocket sensors: a pulse has come from one."""
+        return bool(self._felt)
+
     def felt_dropping(self, track: Track) -> bool:
         """Whether a ball lost in a pocket's mouth has had a pulse from that pocket since."""
         if track.missing_since is None or not self.at_a_pocket(track):
