@@ -70,7 +70,9 @@ class ShotDetector:
         self._shot_start: dict[int, tuple[float, float]] = {}
         self._pulses: list[tuple[float, str]] = []
         self._shots = 0
-        self._quiet_since: float | None = None
+        # When a ball lost rolling out of sight was last thought to be rolling on under an
+        # arm: the balls have been still only since then.
+        self._rolling_unseen_at = -math.inf
         self._last_t = -math.inf
         self._strike: float | None = None
         self._cue_hidden: float | None = None  # the cue ball went out of sight on its spot
@@ -126,11 +128,16 @@ class ShotDetector:
                 self._history.clear()
             return []
         self._shot.append(observation)
-        # (A ball lost rolling under an arm still over the table is not at rest for being
-        # out of sight.)
+        # A ball lost rolling under an arm still over the table is not at rest for being
+        # out of sight; nor just as it should have come out from under it: its way out was
+        # worked out from its last step, without the speed a cushion took off it (fresh 4's
+        # 135: the cue ball, two cushions under the player, out 0.08 s after it was looked
+        # for, rolling).
+        if self.tracker.rolling_out_of_sight(t):
+            self._rolling_unseen_at = t
         over = (
             self._at_rest(self._shot, t)
-            and not self.tracker.rolling_out_of_sight(t)
+            and t - self._rolling_unseen_at >= REST_S
             and not self._pulse_awaited(t)
         ) or t - self._shot[0].t > MAX_SHOT_S
         if not over:

@@ -1381,6 +1381,19 @@ def test_a_cue_ball_rolling_on_under_the_arm_along_its_way_is_one_shot() -> None
     assert [round(s["t_start"], 1) for s in shots] == [1.8]
 
 
+def test_a_cue_ball_out_of_sight_off_two_cushions_is_one_shot() -> None:
+    # A rendered recording's 3.85 s, the strike at 2.47 s (fresh 4's 135): struck off the
+    # left cushion at 3.2 m/s, the cue ball goes under the player and, out of sight, off the
+    # right and head cushions into the corner and back, out 0.53 s later. Its way out from
+    # its last step, without the speed the cushions took, came 0.08 s sooner, and nothing
+    # had moved in sight for longer than a rest: the shot ended there, the cue ball off the
+    # table, and it coming out made a second shot.
+    clip = Path(__file__).parent / "data" / "cue_ball_two_cushions_under_the_player"
+    with RecordingSource(clip) as source:
+        shots = [facts for result in replay.run(source) for facts in result.facts]
+    assert [(round(s["t_start"], 1), s["off_table"]) for s in shots] == [(2.5, [])]
+
+
 def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -> None:
     # A rendered recording's 1.45 s from just before the strike (fresh 8's 237): the yellow
     # 1, rolling at 2.4 m/s under the player's body, meets the orange 5 resting at the
