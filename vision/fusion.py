@@ -18,6 +18,9 @@ from vision.events import BallKey, Disappearance, Path, lost_at_pocket
 from vision.geometry import Table
 
 PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw the drop
+# A ball falls from a pocket's mouth to the beam in its throat in this (some 20 cm down, and
+# the roll there): a drop's pulse comes this long after the ball leaves the cloth.
+BEAM_LAG_S = 0.3
 # A ball lost in a pocket's mouth this fast, and felt by no sensor, did not come to rest in
 # the mouth's shadow: it left the table over the pocket's jaws.
 FLEW_MM_S = 1500.0

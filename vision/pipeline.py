@@ -36,9 +36,9 @@ from vision.events import (
     swapped_at,
 )
 from vision.exposure import Exposure, Light
-from vision.fusion import PULSE_MATCH_S, fuse_pulses
+from vision.fusion import BEAM_LAG_S, fuse_pulses
 from vision.identify import BallKey
-from vision.tracker import Observation, Track, Tracker
+from vision.tracker import POCKET_RATTLE_S, Observation, Track, Tracker
 
 ALL_BALLS: tuple[BallKey, ...] = ("cue", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 REST_S = 0.3  # every ball still this long: the shot is over
@@ -228,10 +228,12 @@ class ShotDetector:
     def _pulse_awaited(self, t: float) -> bool:
         """On a table with pocket sensors, a ball lost in a pocket's mouth whose pulse may
         yet come: a slow ball rolls on to the drop in the mouth's shadow, and the beam lies
-        below it (fresh 6's 197: the 2 lost creeping into the corner 0.43 s before its pulse)."""
+        below it (fresh 6's 197: the 2 lost creeping into the corner 0.43 s before its pulse),
+        and one may rattle in the jaws as long as a ball does before it drops (fresh 23's
+        620: the 7, lost in the mouth at 0.3 m/s, felt 1.04 s later)."""
         if not self.tracker.has_sensors:
             return False
-        late = PULSE_MATCH_S[1]
+        late = POCKET_RATTLE_S + BEAM_LAG_S
         return any(
             self.tracker.at_a_pocket(track)
             and track.missing_since is not None

@@ -107,6 +107,15 @@ def test_a_slow_ball_lost_in_a_pocket_s_mouth_is_waited_for_until_its_pulse_come
     assert shot["t_end"] >= last_seen + 0.7 - 1 / FPS
 
 
+def test_a_ball_rattling_in_a_pocket_s_jaws_is_waited_for_until_its_pulse_comes() -> None:
+    # Fresh 23's 620: the 7, lost going into the corner at 0.3 m/s, rattled between the
+    # jaws out of sight and was felt 1.04 s later; the shot had ended, and the 7 was held
+    # to be on the table.
+    shot, last_seen = _creeping_into_a_pocket(1.04)
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
+    assert shot["t_end"] >= last_seen + 1.04 - 1 / FPS
+
+
 def test_a_ball_lost_in_a_pocket_s_mouth_no_sensor_felt_is_reported_on_the_table() -> None:
     shot, _ = _creeping_into_a_pocket(None)
     assert shot["pocketed"] == []
