@@ -350,12 +350,16 @@ def _hit_time(cue: Path, ball: Path, reach: float, t_strike: float) -> float | N
     Nor was it hit then if it left another way, and the cue ball, out of reach again, came
     back within reach of it while it still stood and sent it off that way: its path only
     came near it on its way to a cushion beside it (fresh 14's 382: a millimetre inside
-    reach on the way to the foot cushion 21 mm off, and back off it 70 ms later)."""
+    reach on the way to the foot cushion 21 mm off, and back off it 70 ms later), or sent
+    it off nearer that way than the first time did (fresh 23's 600: 6 mm wide of the 7 on
+    the way to the foot cushion, and back into it 80 ms later; the 7's spot, measured 4 mm
+    off, put the way it left 16 degrees off the second line of centres, 58 off the first)."""
     start = np.asarray(ball.start)
     still = ball.still_until()
     when = _reach_time(cue, start, reach, t_strike)
     while when is not None and still is not None:
-        if _sent_along_the_line_of_centres(cue, ball, when):
+        off_line = _sent_off_the_line_of_centres_deg(cue, ball, when)
+        if off_line <= SENT_OFF_DEG:
             break
         again = _reach_time(cue, start, reach, _out_of_reach_after(cue, start, reach, when))
         if still > when + STILL_AFTER_HIT_S:
@@ -367,20 +371,22 @@ def _hit_time(cue: Path, ball: Path, reach: float, t_strike: float) -> float | N
         if (
             again is not None
             and again <= left
-            and _sent_along_the_line_of_centres(cue, ball, again)
+            and _sent_off_the_line_of_centres_deg(cue, ball, again) < off_line
         ):
             when = again
         break
     return when
 
 
-def _sent_along_the_line_of_centres(cue: Path, ball: Path, t: float) -> bool:
-    """Whether `ball` left its spot the way the cue ball, coming within reach of it at `t`,
-    could have sent it: along the line of centres at some point of the cue ball's way from
-    there to where it came nearest (a thin hit meets the ball there)."""
+def _sent_off_the_line_of_centres_deg(cue: Path, ball: Path, t: float) -> float:
+    """How far (degrees) the way `ball` left its spot is from the way the cue ball, coming
+    within reach of it at `t`, could have sent it: along the line of centres at some point
+    of the cue ball's way from there to where it came nearest (a thin hit meets the ball
+    there). Infinite when it could not have (it went off too late for the pace it went on
+    at), or its way off is not seen."""
     moved = ball.first_moved()
     if moved is None or not ball.seen[moved]:
-        return False
+        return math.inf
     start = np.asarray(ball.start)
     gone = float(np.linalg.norm(ball.xy[moved] - start))
     # Nothing speeds it up after the hit: it goes on no faster than it went off its spot.
@@ -389,19 +395,18 @@ def _sent_along_the_line_of_centres(cue: Path, ball: Path, t: float) -> bool:
         span = float(ball.t[later[0]] - ball.t[moved])
         pace = float(np.linalg.norm(ball.xy[later[0]] - ball.xy[moved])) / span
         if pace * float(ball.t[moved] - t) > gone + MOVED_MM:
-            return False
+            return math.inf
     away = (ball.xy[moved] - start) / max(gone, 1e-9)
     frame = cue.frame_interval()
-    nearest = math.inf
+    nearest, best = math.inf, -1.0
     for when in t + frame * np.arange(0.0, 2.0, 0.1):
         line = start - np.asarray(cue.at(float(when)))
         gap = float(np.linalg.norm(line))
         if gap > nearest:
             break  # past its nearest: it would have met the ball by now
         nearest = gap
-        if float(away @ line) / max(gap, 1e-9) >= math.cos(math.radians(SENT_OFF_DEG)):
-            return True
-    return False
+        best = max(best, float(away @ line) / max(gap, 1e-9))
+    return math.degrees(math.acos(min(max(best, -1.0), 1.0)))
 
 
 def _out_of_reach_after(cue: Path, target: F64, reach: float, t: float) -> float:

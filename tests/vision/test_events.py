@@ -158,6 +158,26 @@ def test_a_ball_passed_just_inside_reach_on_the_way_to_a_cushion_is_hit_coming_b
     assert found[0][0] > times[6]  # after the cushion (the pass was at times[2..3])
 
 
+def test_a_ball_passed_wide_is_hit_coming_back_if_it_went_off_nearer_that_way() -> None:
+    # Fresh 23's 600, frame by frame at 60 fps: the cue ball at 3 m/s passes 6 mm wide of
+    # the 7 on its way to the foot cushion (measured inside reach: the 7's spot is 4 mm off)
+    # and comes back off it into the 7 80 ms later. The way the 7 left, from the spot as
+    # measured, is 16 degrees off the second line of centres, 58 off the first: it was hit
+    # the second time.
+    times = 30.2 + np.arange(13) / FPS
+    cue = _sightings("cue", times, {0: (2208.4, 518.5), 1: (2258.6, 531.0), 2: (2309.8, 542.8),
+                                    3: (2360.7, 554.7), 4: (2418.4, 565.0), 5: (2458.5, 580.3),
+                                    6: (2506.9, 592.5), 7: (2477.7, 603.3), 8: (2419.9, 617.5),
+                                    9: (2435.6, 622.5), 10: (2434.6, 629.0),
+                                    11: (2433.4, 636.8), 12: (2432.4, 642.2)})  # fmt: skip
+    seven = _sightings(7, times, {**{k: (2378.4, 618.6) for k in range(9)}, 9: (2356.6, 626.8),
+                                  10: (2322.3, 629.4), 11: (2288.0, 633.0),
+                                  12: (2255.6, 637.5)})  # fmt: skip
+    found, _ = first_contacts(cue, [seven], 30.0)
+    assert [k for _, k in found] == [7]
+    assert found[0][0] > times[6]  # after the cushion (the pass was at times[3..4])
+
+
 def test_a_paths_frame_interval_is_its_usual_step_despite_a_dropped_frame() -> None:
     times = np.delete(np.arange(0, 0.5, 1 / FPS), 10)
     path = straight(3, (800.0, 300.0), (0.0, 0.0), 0.0, times)
