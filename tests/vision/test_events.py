@@ -604,6 +604,25 @@ def test_a_ball_at_rest_struck_into_a_cushion_out_of_sight_met_it() -> None:
     assert [e.rail for e in cushion_contacts(six, TABLE, 4.5)] == ["foot"]
 
 
+def test_a_ball_struck_far_into_a_cushion_and_first_seen_well_back_off_it_met_it() -> None:
+    # Fresh 23's 612, frame by frame at 60 fps: the cue ball drives the 4, resting 260 mm off
+    # the foot cushion, into it at 5.7 m/s; its streak is too faint to see until it is 170
+    # mm back off the cushion, going away. The straight way from its spot there is slower
+    # than it goes on; its way out, carried back, meets the cushion 30 mm from where the
+    # drive does.
+    times = 29.8 + np.arange(12) / FPS
+    four = _sightings(4, times, {0: (2252.6, 955.6), 1: (2252.6, 955.6), 2: (2252.6, 955.6),
+                                 8: (2338.4, 760.9), 9: (2290.8, 733.3),
+                                 11: (2168.2, 686.3)})  # fmt: skip
+    hitter = (2197.4, 982.1)
+    (event,) = cushion_contacts(four, TABLE, 29.834, struck_from=hitter)
+    assert event.rail == "foot"
+    assert event.t == pytest.approx(29.885, abs=0.02)
+    # Driven along the cushion instead, it did not meet it.
+    along = (2252.6, 955.6 + 2 * BALL_RADIUS_MM)
+    assert cushion_contacts(four, TABLE, 29.834, struck_from=along) == []
+
+
 def test_a_ball_seen_again_going_another_way_after_a_while_hidden_may_have_met_a_cushion() -> None:
     # Fresh 8's 230, frame by frame at 60 fps: the cue ball, struck into the 2 by the right
     # cushion, is seen once going off and is then out of sight for 0.7 s, in which it met
