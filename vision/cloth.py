@@ -89,6 +89,7 @@ class ClothModel:
     v: F32
     inv_y: F32  # 1 / y, precomputed: every frame divides by it
     table_mask: U8  # 255 on the playing surface
+    cushion_mask: U8  # 255 over the cushions' faces: off the outline, clear of the mouths
     median_y: float  # the cloth's median Y over the playing surface
     chroma_step: float = 12.0  # chroma difference (8-bit units) that is clearly not cloth
     light_step: float = 0.12  # relative brightening that is clearly not cloth
@@ -110,11 +111,12 @@ class ClothModel:
         # The cushions' faces lean over the cloth's edge: a pixel's breadth in from the
         # outline, so a ball against a cushion is not joined to the cushion.
         mask = np.asarray(cv2.erode(mask, np.ones((3, 3), np.uint8)), np.uint8)
+        cushion_mask = _cushion_faces(mask, calibration)
         _cut_pockets(mask, calibration)
         window = min(2 * max(2, round(MEDIAN_MM / (4 * calibration.mm_per_px()))) + 1, 255)
         plain = (planes.y_half(), planes.u, planes.v)
         nearest = _nearest_on_table(mask)
-        model = cls._from_planes(plain, mask, nearest, window)
+        model = cls._from_planes(plain, (mask, cushion_mask), nearest, window)
         # A ball's rim and shadow are no cloth either: a ball's radius around what was found.
         reach = max(1, round(BALL_RADIUS_MM / (2 * calibration.mm_per_px())))
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
@@ -128,21 +130,25 @@ class ClothModel:
                 cv2.inpaint(np.dstack(plain), found, 3, cv2.INPAINT_TELEA), np.uint8
             )
             filled = (painted[..., 0], painted[..., 1], painted[..., 2])
-            model = cls._from_planes(filled, mask, nearest, window, noise_from=plain)
+            model = cls._from_planes(
+                filled, (mask, cushion_mask), nearest, window, noise_from=plain
+            )
         return model
 
     @classmethod
     def _from_planes(
         cls,
         planes: tuple[U8, U8, U8],
-        mask: U8,
+        masks: tuple[U8, U8],
         nearest: NDArray[np.intp],
         window: int,
         noise_from: tuple[U8, U8, U8] | None = None,
     ) -> ClothModel:
-        """The median model of Y, U, V half-resolution planes over `mask` (off it, each pixel
-        is the `nearest` one on it); its noise steps from `noise_from` (the frame as seen)
+        """The median model of Y, U, V half-resolution planes over the playing surface's
+        mask, the first of `masks` (off it, each pixel is the `nearest` one on it; the
+        second is the cushions'); its noise steps from `noise_from` (the frame as seen)
         when the planes were filled in."""
+        mask, cushion_mask = masks
         on_table = mask > 0
         smooth = []
         for plane in planes:
@@ -166,6 +172,7 @@ class ClothModel:
             v=v - 128.0,
             inv_y=inv_y,
             table_mask=mask,
+            cushion_mask=cushion_mask,
             median_y=float(np.median(y[on_table])) if on_table.any() else float(np.median(y)),
             chroma_step=max(MIN_CHROMA, NOISE_FACTOR * chroma_noise),
             light_step=max(MIN_BRIGHTER, NOISE_FACTOR * light_noise),
@@ -194,6 +201,13 @@ class ClothModel:
         dark = np.where(on_table, (1.0 - k) * (1.0 / (1.0 - SHADOW_FLOOR)), 0.0)
         return colour, dark.astype(np.float32)
 
+    def off_cloth(self, box: tuple[int, int, int, int]) -> NDArray[np.bool_]:
+        """Which pixels of the window `box` (as `foreground`'s) lie over the cushions, where
+        `foreground` sees nothing and a ball by them leans out (not a pocket's mouth: a ball
+        there is over the drop)."""
+        x0, y0, x1, y1 = box
+        return np.asarray(self.cushion_mask[y0:y1, x0:x1] > 0)
+
 
 def _nearest_on_table(mask: U8) -> NDArray[np.intp]:
     """For every pixel, the flat index of the nearest pixel on the playing surface.
@@ -209,6 +223,19 @@ def _nearest_on_table(mask: U8) -> NDArray[np.intp]:
     _, labels = cv2.distanceTransformWithLabels(off, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
     on = np.flatnonzero(off.reshape(-1) == 0)
     return np.asarray(on[labels - 1], np.intp)
+
+
+def _cushion_faces(outline: U8, calibration: Calibration) -> U8:
+    """Where the cushions' faces are (255), off the playing surface's `outline`: all round
+    it but for the pockets' mouths."""
+    faces = np.asarray(cv2.bitwise_not(outline), np.uint8)
+    table = calibration.table
+    for name, point in table.pockets.items():
+        reach = table.mouth_reach(name)
+        centre, rim = calibration.to_image(np.array([point, (point[0] + reach, point[1])]), 0.0)
+        radius = float(np.linalg.norm(rim - centre)) / 2.0
+        cv2.circle(faces, (round(centre[0] / 2.0), round(centre[1] / 2.0)), round(radius), (0,), -1)
+    return faces
 
 
 def _cut_pockets(mask: U8, calibration: Calibration) -> None:

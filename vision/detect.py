@@ -121,6 +121,7 @@ def detect(
     dark_balls: int = 0,
     expected: int | None = None,
     moving: tuple[Motion, ...] = (),
+    off_cloth: NDArray[np.bool_] | None = None,
 ) -> Detections:
     """Balls in the foreground scores of ClothModel.foreground (half resolution).
 
@@ -131,11 +132,13 @@ def detect(
     `expected`, when known (the table at rest), is how many balls the maps hold at most: a
     cluster whose area undercounts (a ball of the cloth's colour in a rack) gets the missing
     ones, as long as its balls do not overlap. `moving` are where balls in motion are
-    expected: a fast ball is a streak, not a row of balls. Positions come back in
-    full-resolution pixels.
+    expected: a fast ball is a streak, not a row of balls. `off_cloth` marks the pixels over
+    the cushions (ClothModel.off_cloth), where nothing is seen: a ball the cloth's edge cuts
+    (leaning out over a cushion) is no thinner for it. Positions come back in full-resolution
+    pixels.
     """
     mask = (colour > FOREGROUND).astype(np.uint8)
-    blobs = _blobs(mask, colour, radius_half)
+    blobs = _blobs(mask, colour, radius_half, off_cloth)
     ox, oy = origin
     for blob in blobs:
         # Balls the tracker knows are here: two balls meeting are two, however they merge.
@@ -181,7 +184,7 @@ def detect(
     for blob in blobs:
         x, y, _, _ = blob.box
         split = (
-            _split(blob.weights, blob.count, radius_half, blob.blurred_near)
+            _split(blob.weights, blob.count, radius_half, blob.blurred_near, blob.edge)
             if blob.balls
             else Split([], 0.0, [])
         )
@@ -348,6 +351,14 @@ def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int,
     return off_axis <= 1.2 * radius and along <= 4 * long_
 
 
+class Edge(NamedTuple):
+    """Where the cloth's edge cuts a blob (its box's pixels): how deep inside it each is,
+    measured to what is seen beside it on the cloth only, and which are off the cloth."""
+
+    depth: NDArray[np.float32]
+    off_cloth: NDArray[np.bool_]
+
+
 @dataclass
 class _Blob:
     contour: NDArray[np.int32]
@@ -363,6 +374,9 @@ class _Blob:
     known: bool = False  # its count is the balls the tracker knows are in it
     # How near (radii) two of its balls' centres may be found in motion.
     gap_radii: float = MOTION_GAP_RADII
+    # When the cloth's edge cuts it: how far inside it each pixel of its box is, measured to
+    # what is seen beside it on the cloth only, and which of its box is off the cloth.
+    edge: Edge | None = None
 
     @functools.cached_property
     def rect(self) -> tuple[Sequence[float], Sequence[float], float]:
@@ -370,9 +384,19 @@ class _Blob:
         return cv2.minAreaRect(self.contour)
 
 
-def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blob]:
+def _blobs(
+    mask: NDArray[np.uint8],
+    score: F32,
+    radius_half: float,
+    off_cloth: NDArray[np.bool_] | None = None,
+) -> list[_Blob]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     ball_area = math.pi * radius_half * radius_half
+    # Beside the cloth's edge a blob's depth is measured to what is seen beside it only.
+    edge: tuple[NDArray[np.bool_], NDArray[np.float32], NDArray[np.bool_]] | None = None
+    if off_cloth is not None and off_cloth.any():
+        beside = cv2.dilate(off_cloth.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        edge = beside, _depth((mask > 0) | off_cloth), off_cloth
     out = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
@@ -387,7 +411,13 @@ def _blobs(mask: NDArray[np.uint8], score: F32, radius_half: float) -> list[_Blo
             count = 1  # two touching balls span two diameters; this is one, a little blurred
         points = np.asarray(contour, dtype=np.int32)
         # A rack, with the cue ball frozen to it, is the largest cluster of balls there is.
-        out.append(_Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER))
+        blob = _Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER)
+        if edge is not None and (edge[0][y : y + h, x : x + w] & (patch > 0)).any():
+            blob.edge = Edge(
+                np.asarray(edge[1][y : y + h, x : x + w] * (patch > 0), np.float32),
+                np.asarray(edge[2][y : y + h, x : x + w]),
+            )
+        out.append(blob)
     return out
 
 
@@ -670,7 +700,7 @@ def _centre_of_difference(
     return x, y
 
 
-def _depth(weights: NDArray[np.float32]) -> NDArray[np.float32]:
+def _depth(weights: NDArray[np.float32] | NDArray[np.bool_]) -> NDArray[np.float32]:
     """How far inside the blob each pixel is (distance to the nearest pixel outside)."""
     mask = (weights > 0).astype(np.uint8)
     padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=(0,))
@@ -678,14 +708,19 @@ def _depth(weights: NDArray[np.float32]) -> NDArray[np.float32]:
 
 
 def _ball_wide(
-    weights: NDArray[np.float32], radius: float, near: tuple[float, float]
+    weights: NDArray[np.float32],
+    radius: float,
+    near: tuple[float, float],
+    off_cloth: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.float32]:
     """The weights where a disc of STREAK_CORE radii fits inside the blob (all of them if
     it fits nowhere), but for pieces of that no bigger than a cue's end joined to the one
-    nearest `near` across more than NECK_RADII of thinner blob."""
+    nearest `near` across more than NECK_RADII of thinner blob. (Off the cloth, where
+    nothing is seen, the blob may go on: a disc fits where the cloth's edge cuts it.)"""
     size = 2 * round(STREAK_CORE * radius) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    wide = cv2.morphologyEx((weights > 0).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    inside = weights > 0 if off_cloth is None else (weights > 0) | off_cloth
+    wide = cv2.morphologyEx(inside.astype(np.uint8), cv2.MORPH_OPEN, kernel) * (weights > 0)
     if not wide.any():
         return weights
     pieces, labels = cv2.connectedComponents(wide)
@@ -709,6 +744,7 @@ def _split(
     count: int,
     radius: float,
     blurred_near: tuple[float, float] | None = None,
+    edge: Edge | None = None,
 ) -> Split:
     """The weighted blob split into k balls of `radius`.
 
@@ -717,11 +753,14 @@ def _split(
     is thinner (the cue following through behind a ball just struck, which with its shadow
     may be nearly a ball wide at a low resolution, and is wider again where it crosses the
     cushion, a long neck away). (Opened with a disc, not cut to its deepest pixels: a ball
-    clipped by the cloth's edge beside a cushion is shallow there, not thin.)"""
-    depth = _depth(weights)
+    clipped by the cloth's edge beside a cushion is shallow there, not thin.) `edge`, for a
+    blob the cloth's edge cuts, is how deep it is and what of its box is off the cloth,
+    where nothing is seen (_Blob.edge): as deep and as wide as it may be there."""
+    depth = _depth(weights) if edge is None else edge.depth
     if count == 1:
         if blurred_near is not None:
-            weights = _ball_wide(weights, radius, blurred_near)
+            unseen = None if edge is None else edge.off_cloth
+            weights = _ball_wide(weights, radius, blurred_near, unseen)
         ys, xs = np.nonzero(weights)
         w = weights[ys, xs].astype(np.float64)
         total = w.sum()

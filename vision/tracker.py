@@ -444,6 +444,7 @@ class Tracker:
                 origin=(x, y),
                 dark_balls=self._dark_wanted(),
                 moving=moving,
+                off_cloth=self.cloth.off_cloth(box),
             )
             # More "balls" than could be here is a hand or an arm over the cloth.
             inside = int(
