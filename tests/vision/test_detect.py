@@ -352,7 +352,7 @@ def saved_scores(name: str) -> tuple[Any, Detections]:
         origin=(int(maps["origin"][0]), int(maps["origin"][1])),
         dark_balls=int(maps["dark_balls"]),
         moving=tuple(Motion(*m) for m in moving),
-        off_cloth=maps["off_cloth"] if "off_cloth" in maps else None,
+        off_cloth=maps.get("off_cloth"),
     )
 
 
