@@ -1394,6 +1394,19 @@ def test_a_cue_ball_out_of_sight_off_two_cushions_is_one_shot() -> None:
     assert [(round(s["t_start"], 1), s["off_table"]) for s in shots] == [(2.5, [])]
 
 
+def test_a_ball_struck_off_by_the_cue_ball_out_of_sight_keeps_its_own_way() -> None:
+    # A rendered recording's 1.63 s up to a moment after the strike (fresh 23's 620, its
+    # frames as recorded): the cue ball, out of sight under the cue, is struck into the 10
+    # 63 mm off and sends it off at 4 m/s. The 10, unseen in the frame it was hit, is seen
+    # once 71 mm on (its pace measured over both frames: 2 m/s), then a frame later a
+    # further 137 mm on along its line, blurred as like the cue ball as the 10: held to its
+    # halved pace it was 67 mm past where it should be, and the cue ball's track, which may
+    # be anywhere once struck, took it; the two were swapped for the rest of the shot.
+    named = named_at_the_end("a_ball_struck_off_by_the_cue_ball_out_of_sight")
+    assert named[10] == pytest.approx((797.3, 910.5), abs=10.0)
+    assert named["cue"] == pytest.approx((1547.8, 751.4), abs=10.0)
+
+
 def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -> None:
     # A rendered recording's 1.45 s from just before the strike (fresh 8's 237): the yellow
     # 1, rolling at 2.4 m/s under the player's body, meets the orange 5 resting at the
