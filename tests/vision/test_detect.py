@@ -392,21 +392,30 @@ def test_a_ball_at_rest_beside_one_rolling_slowly_by_is_not_split_in_two() -> No
     assert np.hypot(ax - bx, ay - by) > 2 * 1.45 * float(maps["radius"])  # full-res pixels
 
 
+def the_ball_by_a_cushion(name: str) -> tuple[float, float]:
+    """Where the one ball found in saved scores (saved_scores) by a cushion is, put back
+    over the cushion where the cloth's edge cuts it (full-resolution pixels)."""
+    maps, found = saved_scores(name)
+    (disc,) = found.discs
+    visible = np.where(maps["off_cloth"], 0, 255).astype(np.uint8)
+    ox, oy = (int(v) for v in maps["origin"])
+    ball = unclipped(
+        replace(disc, x=disc.x - 2 * ox, y=disc.y - 2 * oy), visible, float(maps["radius"])
+    )
+    return ball.x + 2 * ox, ball.y + 2 * oy
+
+
 def test_a_blurred_ball_leaning_over_the_cushion_is_found_where_it_is() -> None:
     # Foreground scores of a rendered recording at 640x360 and 60 fps (fresh 23's 601, 22.57
     # s): the cue ball coming back off the head cushion at 1 m/s, 8 mm off it, leans out
     # over it in the picture, and the cloth's edge cuts a third of it away. Measured to the
-    # cut edge, what is left was too thin for a ball (an arm's edge, the frame before: the
-    # middle of a ball-wide core of it): the cushion's contact was never seen. Its blob is
-    # as deep as the cloth shows it; its middle, put back over the cushion, is where its
-    # white middle is in the frame.
-    maps, found = saved_scores("a_ball_blurred_leaning_over_the_cushion")
-    (disc,) = found.discs
-    visible = np.where(maps["off_cloth"], 0, 255).astype(np.uint8)
-    ox, oy = (int(v) for v in maps["origin"])
-    local = replace(disc, x=disc.x - 2 * ox, y=disc.y - 2 * oy)
-    ball = unclipped(local, visible, float(maps["radius"]))
-    assert (ball.x + 2 * ox, ball.y + 2 * oy) == pytest.approx((71.8, 112.5), abs=1.0)
+    # cut edge, what was left was too thin for a ball (taken for an arm's edge; in the frame
+    # before, it was centred on a sliver of it): the cushion's contact was never seen. Its
+    # blob is as deep as the cloth shows it; its middle, put back over the cushion, is where
+    # its white middle is in the frame.
+    assert the_ball_by_a_cushion("a_ball_blurred_leaning_over_the_cushion") == pytest.approx(
+        (71.8, 112.5), abs=1.0
+    )
 
 
 def test_a_ball_by_the_cushion_with_the_cue_tip_at_it_is_found_under_the_tip() -> None:
@@ -415,13 +424,9 @@ def test_a_ball_by_the_cushion_with_the_cue_tip_at_it_is_found_under_the_tip() -
     # in along the cushion, its tip at the ball. Where the cloth's edge cuts them, the blob
     # is measured as if it went on off the cloth, and the tip, as thin there as anywhere,
     # is no part of the ball.
-    maps, found = saved_scores("a_ball_by_the_cushion_with_the_cue_tip_at_it")
-    (disc,) = found.discs
-    visible = np.where(maps["off_cloth"], 0, 255).astype(np.uint8)
-    ox, oy = (int(v) for v in maps["origin"])
-    local = replace(disc, x=disc.x - 2 * ox, y=disc.y - 2 * oy)
-    ball = unclipped(local, visible, float(maps["radius"]))
-    assert (ball.x + 2 * ox, ball.y + 2 * oy) == pytest.approx((582.1, 602.2), abs=1.5)
+    assert the_ball_by_a_cushion("a_ball_by_the_cushion_with_the_cue_tip_at_it") == pytest.approx(
+        (582.1, 602.2), abs=1.5
+    )
 
 
 def test_a_ball_just_struck_is_found_where_it_is_not_on_the_cue_following_it() -> None:
