@@ -756,7 +756,7 @@ def _split(
     clipped by the cloth's edge beside a cushion is shallow there, not thin.) `edge`, for a
     blob the cloth's edge cuts, is how deep it is and what of its box is off the cloth,
     where nothing is seen (_Blob.edge): as deep and as wide as it may be there."""
-    depth = _depth(weights) if edge is None else edge.depth
+    depth = _depth(weights)
     if count == 1:
         if blurred_near is not None:
             unseen = None if edge is None else edge.off_cloth
@@ -768,7 +768,10 @@ def _split(
     else:
         centres = _lloyd(weights, _seeds(depth, count, radius))
     # A ball is as thick as itself; a cue or a finger only crosses where a ball would be.
-    thick = [bool(d >= MIN_DEPTH * radius) for d in _depth_at(depth, centres)]
+    # (Where the cloth's edge cuts it, as thick as it may be over the cushion; its balls are
+    # seeded in what is seen of it.)
+    thick_as = depth if edge is None else edge.depth
+    thick = [bool(d >= MIN_DEPTH * radius) for d in _depth_at(thick_as, centres)]
     return Split(centres, _cover(weights, centres, radius), thick)
 
 
