@@ -823,7 +823,7 @@ class Tracker:
                     & (unlike <= MAX_COLOUR_GAP)
                     & ~taken
                     & ~coming
-                    & ~self._back_towards_its_hitter(track, found, hit_unseen_at)
+                    & ~self._back_towards_its_hitter(track, found, hit_unseen_at, t)
                     & ~self._back_along_the_cue(track, found, t)
                     & ~self._behind(track, found, t)
                     & ~self._towards_the_unseen_cue_ball(track, found, t)
@@ -1721,16 +1721,41 @@ class Tracker:
             towards |= _back_towards(track.rest_xy, cue.xy, found, MOVED_MM)
         return towards
 
-    @staticmethod
     def _back_towards_its_hitter(
-        track: Track, found: NDArray[np.float64], hit_unseen_at: float | None
+        self, track: Track, found: NDArray[np.float64], hit_unseen_at: float | None, t: float
     ) -> NDArray[np.bool_]:
-        """Which detections lie back on the side the ball that hit it (out of sight) came
-        from: a ball hit goes off along the line of centres, never back past its spot
-        towards where the hitter was as it reached it."""
-        if hit_unseen_at is None or track.reached_from is None:
+        """Which detections lie back on the side the ball that hit it came from: a ball hit
+        goes off along the line of centres, never back past its spot towards where the
+        hitter was as it reached it. Hit out of sight, however long since; hit in sight,
+        for JUST_HIT_S, and no farther back than it could have come off the cushion behind
+        it at the hitter's pace (fresh 24's 649: the 10, 31 mm off the head cushion, hit
+        full by the cue ball at 5 m/s, took the cue ball coming back off it, 58 mm on the
+        cue ball's side 10 ms later and 150 mm 33 ms later)."""
+        if track.reached_from is None:
             return np.zeros(len(found), bool)
-        return _back_towards(track.xy, track.reached_from, found)
+        margin = BALL_RADIUS_MM
+        if hit_unseen_at is None:
+            if track.reached_at is None or t - track.reached_at > JUST_HIT_S:
+                return np.zeros(len(found), bool)
+            behind, _ = self._to_a_cushion(track.xy, track.xy - track.reached_from)
+            margin = max(margin, track.reached_speed * (t - track.reached_at) - 2 * behind)
+        return _back_towards(track.xy, track.reached_from, found, margin)
+
+    def _to_a_cushion(
+        self, xy: NDArray[np.float64], heading: NDArray[np.float64]
+    ) -> tuple[float, int]:
+        """How far a ball at `xy` goes along `heading` to a cushion's touching line, and
+        which (0-3: head, foot, left, right); never (inf, -1) with no heading."""
+        length = float(np.hypot(*heading))
+        if length < 1e-9:
+            return math.inf, -1
+        x, y = heading / length
+        gaps = np.maximum(self.calibration.table.rail_gaps(xy[None, :])[0], 0.0)
+        closing = np.array([-x, x, -y, y])
+        heading_in = closing > 0
+        ways = np.where(heading_in, gaps / np.where(heading_in, closing, 1.0), np.inf)
+        rail = int(np.argmin(ways))
+        return float(ways[rail]), rail if heading_in[rail] else -1
 
     def _back_along_the_cue(
         self, track: Track, found: NDArray[np.float64], t: float
@@ -1988,15 +2013,10 @@ class Tracker:
         """When (seconds after it was last seen) and where its line, at its speed, meets a
         cushion's touching line (never, where it is at rest), and which (0-3: head, foot,
         left, right)."""
-        gaps = np.maximum(self.calibration.table.rail_gaps(track.xy[None, :])[0], 0.0)
-        vx, vy = float(track.velocity[0]), float(track.velocity[1])
-        closing = np.array([-vx, vx, -vy, vy])
-        heading = closing > 0
-        if not heading.any():
+        way, rail = self._to_a_cushion(track.xy, track.velocity)
+        if rail < 0:
             return math.inf, track.xy, -1
-        times = np.where(heading, gaps / np.where(heading, closing, 1.0), np.inf)
-        rail = int(np.argmin(times))
-        reach_t = float(times[rail])
+        reach_t = way / track.speed
         return reach_t, track.xy + track.velocity * reach_t, rail
 
     @staticmethod

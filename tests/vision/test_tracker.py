@@ -1407,6 +1407,19 @@ def test_a_ball_struck_off_by_the_cue_ball_out_of_sight_keeps_its_own_way() -> N
     assert named["cue"] == pytest.approx((1547.8, 751.4), abs=10.0)
 
 
+def test_a_ball_hit_full_by_a_cushion_does_not_take_the_cue_ball_coming_back() -> None:
+    # A rendered recording's 1.03 s up to a moment after the hit (fresh 24's 649, its frames
+    # as recorded): the cue ball at 5 m/s hits the 10, resting 31 mm off the head cushion,
+    # full, and comes back off it at 3 m/s; the 10, squeezed into the cushion, is not seen
+    # for a few frames. Just hit, the 10's distance says little, and it took the cue ball
+    # coming back, on the cue ball's side of its spot (58 mm then 150 mm back, farther than
+    # it could have come off the cushion by then); the two were swapped, the cue ball's
+    # scratch was the 10's pot, and the shot's ruling changed.
+    named = named_at_the_end("cue_ball_back_off_a_ball_by_the_cushion")
+    assert named[10] == pytest.approx((110.3, 285.3), abs=10.0)
+    assert named["cue"] == pytest.approx((905.8, 311.5), abs=10.0)
+
+
 def test_a_ball_rolling_full_into_one_at_rest_goes_no_farther_along_its_line() -> None:
     # A rendered recording's 1.45 s from just before the strike (fresh 8's 237): the yellow
     # 1, rolling at 2.4 m/s under the player's body, meets the orange 5 resting at the
