@@ -1730,16 +1730,31 @@ class Tracker:
         for JUST_HIT_S, and no farther back than it could have come off the cushion behind
         it at the hitter's pace (fresh 24's 649: the 10, 31 mm off the head cushion, hit
         full by the cue ball at 5 m/s, took the cue ball coming back off it, 58 mm on the
-        cue ball's side 10 ms later and 150 mm 33 ms later)."""
+        cue ball's side 10 ms later and 150 mm 33 ms later), unless it rested against other
+        balls, which may send it back (a rack's apex, broken)."""
         if track.reached_from is None:
             return np.zeros(len(found), bool)
         margin = BALL_RADIUS_MM
         if hit_unseen_at is None:
-            if track.reached_at is None or t - track.reached_at > JUST_HIT_S:
+            if (
+                track.reached_at is None
+                or t - track.reached_at > JUST_HIT_S
+                or self._rested_against_others(track)
+            ):
                 return np.zeros(len(found), bool)
             behind, _ = self._to_a_cushion(track.xy, track.xy - track.reached_from)
             margin = max(margin, track.reached_speed * (t - track.reached_at) - 2 * behind)
         return _back_towards(track.xy, track.reached_from, found, margin)
+
+    def _rested_against_others(self, track: Track) -> bool:
+        """Whether a ball rested frozen to another (as far as positions at rest tell)."""
+        rest = track.rest_xy
+        return rest is not None and any(
+            other is not track
+            and other.rest_xy is not None
+            and math.hypot(*(other.rest_xy - rest)) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+            for other in self.tracks.values()
+        )
 
     def _to_a_cushion(
         self, xy: NDArray[np.float64], heading: NDArray[np.float64]
