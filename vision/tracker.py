@@ -1760,7 +1760,7 @@ class Tracker:
         self, xy: NDArray[np.float64], heading: NDArray[np.float64]
     ) -> tuple[float, int]:
         """How far a ball at `xy` goes along `heading` to a cushion's touching line, and
-        which (0-3: head, foot, left, right); never (inf, -1) with no heading."""
+        which (0-3: head, foot, left, right); with no heading, never: (inf, -1)."""
         length = float(np.hypot(*heading))
         if length < 1e-9:
             return math.inf, -1
