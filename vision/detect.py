@@ -392,19 +392,24 @@ def _blobs(
 ) -> list[_Blob]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     ball_area = math.pi * radius_half * radius_half
-    # Beside the cloth's edge a blob's depth is measured to what is seen beside it only.
-    edge: tuple[NDArray[np.bool_], NDArray[np.float32], NDArray[np.bool_]] | None = None
-    if off_cloth is not None and off_cloth.any():
-        beside = cv2.dilate(off_cloth.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        edge = beside, _depth((mask > 0) | off_cloth), off_cloth
+    # Beside the cloth's edge a blob's depth is measured to what is seen beside it only
+    # (worked out once a blob there needs it).
+    unseen = off_cloth if off_cloth is not None and off_cloth.any() else None
+    beside = (
+        None
+        if unseen is None
+        else cv2.dilate(unseen.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    )
+    seen_depth: NDArray[np.float32] | None = None
     out = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
-        patch = mask[y : y + h, x : x + w]
+        box = np.s_[y : y + h, x : x + w]
+        patch = mask[box]
         area = float(patch.sum())
         if area < 0.35 * ball_area:
             continue  # noise, a highlight, a sliver of a ball at a window's edge
-        capped = np.minimum(score[y : y + h, x : x + w], FULL_WEIGHT)
+        capped = np.minimum(score[box], FULL_WEIGHT)
         weights = np.asarray(capped * patch, np.float32)
         count = max(1, round(area / ball_area))
         if count == 2 and cv2.minEnclosingCircle(contour)[1] < 1.7 * radius_half:
@@ -412,10 +417,11 @@ def _blobs(
         points = np.asarray(contour, dtype=np.int32)
         # A rack, with the cue ball frozen to it, is the largest cluster of balls there is.
         blob = _Blob(points, (x, y, w, h), weights, area, count, count <= MAX_CLUSTER)
-        if edge is not None and (edge[0][y : y + h, x : x + w] & (patch > 0)).any():
+        if unseen is not None and beside is not None and (beside[box] & (patch > 0)).any():
+            if seen_depth is None:
+                seen_depth = _depth((mask > 0) | unseen)
             blob.edge = Edge(
-                np.asarray(edge[1][y : y + h, x : x + w] * (patch > 0), np.float32),
-                np.asarray(edge[2][y : y + h, x : x + w]),
+                np.asarray(seen_depth[box] * (patch > 0), np.float32), np.asarray(unseen[box])
             )
         out.append(blob)
     return out
