@@ -20,6 +20,8 @@ from numpy.typing import NDArray
 
 from vision.geometry import BALL_RADIUS_MM, Points, Table
 
+_NO_TURN = np.zeros(3)  # a rotation or translation vector that leaves points where they are
+
 
 class CalibrationError(ValueError):
     """The table object of a recording or config does not describe a usable view."""
@@ -107,11 +109,34 @@ class Calibration:
             below = np.asarray(self.camera_xy)
             pts = below + (pts - below) * self.camera_height / (self.camera_height - height_mm)
         undistorted = _apply(self.cloth_to_image, pts)
-        return _distort(undistorted, self.camera_matrix, self.dist_coeffs)
+        return self._distort(undistorted)
 
     @functools.cached_property
     def cloth_to_image(self) -> NDArray[np.float64]:
         return np.asarray(np.linalg.inv(self.image_to_cloth), dtype=np.float64)
+
+    @functools.cached_property
+    def _lens(
+        self,
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]] | None:
+        """The inverse camera matrix (pixels -> rays), the camera matrix and the distortion
+        coefficients, when there is a lens that bends the picture."""
+        matrix, dist = self.camera_matrix, self.dist_coeffs
+        if matrix is None or dist is None or not np.any(dist):
+            return None
+        # OpenCV's 3×3 inverse: numpy's goes through LAPACK, whose threads cost ~100× more.
+        return np.asarray(cv2.invert(matrix)[1], dtype=np.float64), matrix, dist
+
+    def _distort(self, pts: Points) -> Points:
+        """Undistorted pixels -> the lens's (distorted) pixels."""
+        if self._lens is None or not len(pts):
+            return pts
+        to_rays, matrix, dist = self._lens
+        rays = cv2.convertPointsToHomogeneous(
+            cv2.perspectiveTransform(pts.reshape(-1, 1, 2), to_rays)
+        )
+        projected, _ = cv2.projectPoints(rays, _NO_TURN, _NO_TURN, matrix, dist)
+        return np.asarray(projected.reshape(-1, 2), dtype=np.float64)
 
     def mm_per_px(self) -> float:
         """The cloth's scale at the table centre (mm per image pixel)."""
@@ -140,32 +165,19 @@ class Calibration:
 
 
 def _apply(homography: NDArray[np.float64], pts: Points) -> Points:
-    ones = np.ones((len(pts), 1))
-    mapped = np.hstack([pts, ones]) @ homography.T
-    return np.asarray(mapped[:, :2] / mapped[:, 2:3])
+    if not len(pts):
+        return np.zeros((0, 2))
+    mapped = cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), homography)
+    return np.asarray(mapped.reshape(-1, 2))
 
 
 def _undistort(
     pts: Points, camera_matrix: NDArray[np.float64] | None, dist: NDArray[np.float64] | None
 ) -> Points:
-    if camera_matrix is None or dist is None or not np.any(dist):
+    if camera_matrix is None or dist is None or not np.any(dist) or not len(pts):
         return pts
     out = cv2.undistortPoints(pts.reshape(-1, 1, 2), camera_matrix, dist, P=camera_matrix)
     return np.asarray(out.reshape(-1, 2), dtype=np.float64)
-
-
-def _distort(
-    pts: Points, camera_matrix: NDArray[np.float64] | None, dist: NDArray[np.float64] | None
-) -> Points:
-    if camera_matrix is None or dist is None or not np.any(dist):
-        return pts
-    # OpenCV's 3×3 inverse: numpy's goes through LAPACK, whose threads cost ~100× more here.
-    k_inv = cv2.invert(camera_matrix)[1]
-    rays = np.hstack([pts, np.ones((len(pts), 1))]) @ k_inv.T
-    projected, _ = cv2.projectPoints(
-        rays.reshape(-1, 1, 3), np.zeros(3), np.zeros(3), camera_matrix, dist
-    )
-    return np.asarray(projected.reshape(-1, 2), dtype=np.float64)
 
 
 def _camera_position(

@@ -159,10 +159,15 @@ class Path:
 
     def at(self, t: float) -> tuple[float, float]:
         """Where it was at `t`, between the samples it was seen at."""
+        x, y = self.at_times(np.array([t]))[0]
+        return float(x), float(y)
+
+    def at_times(self, times: F64) -> F64:
+        """Where it was at each of `times` (n, 2), between the samples it was seen at."""
         if not self.seen.any():
-            return self.start
-        times, xy = self.t[self.seen], self.xy[self.seen]
-        return (float(np.interp(t, times, xy[:, 0])), float(np.interp(t, times, xy[:, 1])))
+            return np.tile(np.asarray(self.start, dtype=np.float64), (len(times), 1))
+        seen_t, xy = self.t[self.seen], self.xy[self.seen]
+        return np.stack([np.interp(times, seen_t, xy[:, 0]), np.interp(times, seen_t, xy[:, 1])], 1)
 
     def left_its_spot(self) -> bool:
         """Whether it was ever seen away from where it rested before the strike."""
@@ -524,8 +529,7 @@ def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
         if (left := other.first_moved()) is None or other.t[left] >= t_moved:
             continue
         inside = other.seen & (other.t > still) & (other.t < t_moved)
-        times = [still, *other.t[inside].tolist(), t_moved]
-        pts = np.array([other.at(t) for t in times])
+        pts = other.at_times(np.array([still, *other.t[inside].tolist(), t_moved]))
         for a, b in pairwise(pts):
             near = nearest_on_segment(spot[None], a, b)[0]
             gap = float(np.hypot(*(near - spot)))
@@ -796,7 +800,7 @@ def _beside(path: Path, idx: list[int], others: Sequence[Path]) -> NDArray[np.bo
     beside = np.zeros(len(idx), bool)
     for other in others:
         if other.seen.any():
-            where = np.array([other.at(float(t)) for t in path.t[idx]]).reshape(-1, 2)
+            where = other.at_times(path.t[idx])
             beside |= np.linalg.norm(path.xy[idx] - where, axis=1) <= TOUCHING_MM
     return beside
 

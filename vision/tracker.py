@@ -256,7 +256,7 @@ class Tracker:
         self._reference: tuple[U8, U8, U8] | None = None
         # Recent frames, and the arms and cues over the table in each.
         self._recent: deque[tuple[float, tuple[U8, U8, U8], tuple[Occluder, ...]]] = deque()
-        self._pixels: dict[tuple[float, float], NDArray[np.float64]] = {}
+        self._pixel_cache: dict[tuple[float, float], NDArray[np.float64]] = {}
         self._next_id = 0
         self._change_level: float | None = None
         self._rest_mask: U8 | None = None
@@ -404,7 +404,7 @@ class Tracker:
         x0, y0, x1, y1 = box
         inside = []
         for track in self.tracks.values():
-            hx, hy = _half_res(self._pixel(track.xy))
+            hx, hy = self._half_pixel(track.xy)
             if x0 - grow <= hx <= x1 + grow and y0 - grow <= hy <= y1 + grow:
                 inside.append(track)
         return inside
@@ -613,7 +613,7 @@ class Tracker:
         height, width = y_half.shape
         radius = self.radius_px / 2  # half-resolution pixels
         reach = 2 * radius
-        hx, hy = _half_res(self._pixel(predicted))
+        hx, hy = self._half_pixel(predicted)
         x0, y0 = max(int(hx - reach - radius), 0), max(int(hy - reach - radius), 0)
         x1 = min(int(hx + reach + radius) + 2, width)
         y1 = min(int(hy + reach + radius) + 2, height)
@@ -653,7 +653,7 @@ class Tracker:
         points = [tr.xy for tr in self.tracks.values()] + [
             tr.xy + tr.velocity * 0.05 for tr in self.tracks.values() if tr.moving
         ]
-        return _half_res(self.calibration.to_image(np.array(points)))
+        return _half_res(self._pixels(np.array(points)))
 
     def _associate(
         self,
@@ -1419,7 +1419,7 @@ class Tracker:
         """The cloth model's (U, V, Y) where each detection is: its colour, and the light."""
         if self.cloth is None or not len(found):
             return np.tile(np.array([0.0, 0.0, 1.0]), (len(found), 1))
-        pixels = _half_res(self.calibration.to_image(found))
+        pixels = _half_res(self._pixels(found))
         rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, self.cloth.u.shape[0] - 1)
         cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, self.cloth.u.shape[1] - 1)
         light = np.maximum(self.cloth.y[rows, cols], 1.0)
@@ -1502,8 +1502,7 @@ class Tracker:
             return ()
         now = np.array([tr.xy for tr in moving])
         later = now + np.array([tr.velocity for tr in moving]) * 0.01
-        here = _half_res(self.calibration.to_image(now))
-        there = _half_res(self.calibration.to_image(later))
+        here, there = np.split(_half_res(self._pixels(np.vstack([now, later]))), 2)
         scale = self.radius_px / 2 / BALL_RADIUS_MM  # half-resolution pixels per mm
         return tuple(
             Motion(
@@ -1545,7 +1544,7 @@ class Tracker:
             return None
         if track.moving or self._in_play(track):
             return None
-        hx, hy = (round(float(v)) for v in _half_res(self._pixel(track.rest_xy)))
+        hx, hy = (round(v) for v in self._half_pixel(track.rest_xy))
         r = max(1, round(reach_radii * self.radius_px / 2))
         height, width = planes[1].shape
         box = (max(0, hx - r), max(0, hy - r), min(width, hx + r + 1), min(height, hy + r + 1))
@@ -2127,13 +2126,27 @@ class Tracker:
 
     def _pixel(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
         """A table point's pixel; balls at rest ask every frame, so the answer is kept."""
-        key = (float(xy[0]), float(xy[1]))
-        cached = self._pixels.get(key)
-        if cached is None:
-            if len(self._pixels) > 4096:
-                self._pixels.clear()
-            cached = self._pixels[key] = self.calibration.to_image(xy[None, :])[0]
-        return cached
+        cached = self._pixel_cache.get((float(xy[0]), float(xy[1])))
+        return self._pixels(xy[None, :])[0] if cached is None else cached
+
+    def _half_pixel(self, xy: NDArray[np.float64]) -> tuple[float, float]:
+        """A table point's half-resolution pixel (as _half_res), as plain numbers."""
+        x, y = self._pixel(xy).tolist()
+        return (x + 0.5) / 2 - 0.5, (y + 0.5) / 2 - 0.5
+
+    def _pixels(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Table points' pixels (n, 2), those not kept yet projected together and kept: the
+        balls' positions are asked for many times a frame, and one projection of many points
+        costs about what one of a single point does."""
+        cache = self._pixel_cache
+        keys = [(x, y) for x, y in np.asarray(points, np.float64).reshape(-1, 2).tolist()]
+        new = list(dict.fromkeys(k for k in keys if k not in cache))
+        if len(cache) + len(new) > 4096:
+            cache.clear()
+            new = list(dict.fromkeys(keys))
+        if new:
+            cache.update(zip(new, self.calibration.to_image(np.array(new)), strict=True))
+        return np.array([cache[k] for k in keys]).reshape(-1, 2)
 
     def _can_rest(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         table = self.calibration.table
@@ -2199,7 +2212,7 @@ class Tracker:
 
     def _in_mask(self, xy: NDArray[np.float64], mask: U8, radii: float = 1.0) -> bool:
         """Whether anything in `mask` lies within `radii` ball radii of a table point."""
-        hx, hy = (round(float(v)) for v in _half_res(self._pixel(xy)))
+        hx, hy = (round(v) for v in self._half_pixel(xy))
         r = max(1, int(radii * self.radius_px / 2))
         window = mask[max(0, hy - r) : hy + r + 1, max(0, hx - r) : hx + r + 1]
         return bool(window.any())
