@@ -278,7 +278,11 @@ def id_cost(look: Look, ball: BallKey) -> float:
     # a disc with none (a patch of the cloth, a shade) is a poor one, whatever its tint.
     shown = look.colour + (look.dark if ball in DARK_BALLS else 0.0)
     colourless = COLOURLESS_COST * max(0.0, 1.0 - shown / (0.4 if stripe else 0.8)) ** 2
-    return hue * (0.3 + look.colour) + white + 3 * look.dark + weak + colourless
+    # A stripe resting with a white cap up shows little of its band, or none (fresh 25's
+    # 666: the 10 all white at 640x360, as white as the cue ball): its hue and strength are
+    # judged on what is not white of it.
+    judged = 1.0 - look.white if stripe else 1.0
+    return (hue * (0.3 + look.colour) + weak) * judged + white + 3 * look.dark + colourless
 
 
 def identify(
