@@ -178,13 +178,17 @@ class ShotDetector:
         cue = [t for t in self.tracker.tracks.values() if t.key == "cue"]
         if cue:
             # A ball that looks just like it (a 9 with its stripe turned under) may be it:
-            # nothing but the cue ball leaves its spot on its own.
-            for track in (cue[0], *self.tracker.cue_look_alikes()):
+            # nothing but the cue ball leaves its spot on its own. (Unless the one named so
+            # went out of sight on its spot, under the cue: it was struck there, into the
+            # look-alike that left its spot (fresh 23's 620, a 10 as white as the cue ball).)
+            hidden = cue[0].missing_since is not None
+            alike = () if hidden else self.tracker.cue_look_alikes()
+            for track in (cue[0], *alike):
                 if self._left_its_spot(track, STRIKE_MM):
                     if track is not cue[0]:
                         self.tracker.swap_with_the_cue_ball(track)
                     return True
-            if cue[0].missing_since is None:
+            if not hidden:
                 return False
             if self.tracker.felt_dropping(cue[0]):
                 # Struck straight in from the jaws under the cue, never seen moving: the
