@@ -21,6 +21,11 @@ PULSE_MATCH_S = (-0.2, 1.0)  # a sensor pulse this long before/after vision saw 
 # A ball falls from a pocket's mouth to the beam in its throat in this (some 20 cm down, and
 # the roll there): a drop's pulse comes this long after the ball leaves the cloth.
 BEAM_LAG_S = 0.3
+# A ball may rattle between a pocket's jaws, out of sight in its mouth, this long before it
+# drops or comes back out...
+POCKET_RATTLE_S = 1.0
+# ...so the pulse of one lost in a mouth comes no later than this after it was lost.
+FELT_AFTER_LOST_S = POCKET_RATTLE_S + BEAM_LAG_S
 # A ball lost in a pocket's mouth this fast, and felt by no sensor, did not come to rest in
 # the mouth's shadow: it left the table over the pocket's jaws.
 FLEW_MM_S = 1500.0
@@ -72,7 +77,7 @@ def fuse_pulses(
             for path in paths
             if path.key not in dropped
             for when in lost_at_pocket(path, table, pocket)
-            if when + lo <= t <= when + hi
+            if when + lo <= t <= when + FELT_AFTER_LOST_S
         ]
         if lost:
             key = min(lost, key=lambda item: item[0])[1]

@@ -36,9 +36,9 @@ from vision.events import (
     swapped_at,
 )
 from vision.exposure import Exposure, Light
-from vision.fusion import BEAM_LAG_S, fuse_pulses
+from vision.fusion import FELT_AFTER_LOST_S, fuse_pulses
 from vision.identify import BallKey
-from vision.tracker import POCKET_RATTLE_S, Observation, Track, Tracker
+from vision.tracker import Observation, Track, Tracker
 
 ALL_BALLS: tuple[BallKey, ...] = ("cue", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 REST_S = 0.3  # every ball still this long: the shot is over
@@ -237,11 +237,10 @@ class ShotDetector:
         620: the 7, lost in the mouth at 0.3 m/s, felt 1.04 s later)."""
         if not self.tracker.has_sensors:
             return False
-        late = POCKET_RATTLE_S + BEAM_LAG_S
         return any(
             self.tracker.at_a_pocket(track)
             and track.missing_since is not None
-            and t - track.missing_since < late
+            and t - track.missing_since < FELT_AFTER_LOST_S
             and not self.tracker.felt_dropping(track)
             for track in self.tracker.tracks.values()
         )

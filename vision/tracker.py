@@ -31,7 +31,7 @@ from vision.detect import (
     faint_discs,
     unclipped,
 )
-from vision.fusion import PULSE_MATCH_S
+from vision.fusion import POCKET_RATTLE_S, PULSE_MATCH_S
 from vision.geometry import BALL_RADIUS_MM, point_segment_distance
 from vision.identify import (
     LOOK_ALIKES,
@@ -105,9 +105,6 @@ BUMP_ALONE_MM = 4 * BALL_RADIUS_MM  # ...and no other ball within this
 BUMP_COLOUR_GAP = 10.0  # ...and its colour plainly the ball's (a hand is no colour)
 # How far off a rolling ball's measured speed (from two noisy positions) may be.
 SPEED_NOISE_MM_S = 500.0
-# A ball lost in a pocket's mouth that has not come back out within this (rattling in the
-# jaws) has dropped.
-POCKET_RATTLE_S = 1.0
 # How much faster than it went in a ball may come back out of a pocket's mouth (its speed is
 # measured from positions a frame or two apart; the speed it went in at is its top speed over
 # the last look back, as a jaw cuts its last step short).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.events import Disappearance, Path
-from vision.fusion import fuse_pulses
+from vision.fusion import FELT_AFTER_LOST_S, fuse_pulses
 from vision.geometry import Table
 
 TABLE = Table()
@@ -55,6 +55,16 @@ def test_a_pulse_nothing_explains_is_the_ball_lost_in_that_mouth() -> None:
     two = rolling(2, (1200.0, 600.0), (1300.0, 650.0))
     fused = fuse_pulses([], [(0.95, "FL")], [two, five], TABLE)
     assert fused == [Disappearance(5, 0.95, "FL")]
+
+
+def test_a_pulse_as_late_as_a_rattle_and_the_fall_is_the_ball_lost_in_that_mouth() -> None:
+    # The 5 is lost in the FL mouth at 0.9 s, rattles in the jaws and drops; the beam in the
+    # throat feels it 1.2 s later (the shot waits FELT_AFTER_LOST_S for it).
+    five = rolling(5, (2200.0, 300.0), (2520.0, 20.0), lost_at=0.9)
+    two = rolling(2, (1200.0, 600.0), (1300.0, 650.0))
+    late = 0.9 + FELT_AFTER_LOST_S - 0.1
+    assert fuse_pulses([], [(late, "FL")], [two, five], TABLE) == [Disappearance(5, late, "FL")]
+    assert fuse_pulses([], [(0.9 + FELT_AFTER_LOST_S + 0.1, "FL")], [two, five], TABLE) == []
 
 
 def test_a_late_pulse_from_its_own_pocket_goes_to_a_badly_timed_drop() -> None:
