@@ -490,7 +490,10 @@ class Tracker:
 
         A ball of nearly the cloth's colour (a maroon 7 on red cloth) is too like the cloth
         to stand out of the whole frame once it rolls off its spot; near where its track says
-        it is, its disc still stands out of the cloth ring around it (faint_discs).
+        it is, its disc still stands out of the cloth ring around it (faint_discs). So may any
+        ball lost in a pocket's mouth, rattling back out of it into the shade of the corner
+        (fresh 25's 650: the purple 4 on dark red cloth, lost until the shot's end); what is
+        faint in the mouth itself is no ball to go by.
         """
         assert self.cloth is not None
         height, width = y_half.shape
@@ -498,10 +501,9 @@ class Tracker:
         for track in self.tracks.values():
             unseen = t - track.t
             if (
-                not track.faint
+                not (track.faint or self.at_a_pocket(track))
                 or unseen > MISSING_REACH_S
                 or not (track.moving or self._in_play(track) or track.reached_at is not None)
-                or self.at_a_pocket(track)
             ):
                 continue
             if (
