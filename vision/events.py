@@ -176,14 +176,24 @@ class Path:
     def _seen_away(self) -> NDArray[np.bool_]:
         """Where it was seen off its spot, but for a moment and back on it to stay (its
         centre pulled by a ball passing close, or by a hand or a shadow over it): a ball
-        that was hit does not come back to stop on the spot it left."""
-        away = np.linalg.norm(self.xy - np.asarray(self.start), axis=1) > MOVED_MM
+        that was hit does not come back to stop on the spot it left. Nor does one seen only
+        pieces of, never a ball's width off its spot, however long that lasts (fresh 25's
+        667: the 7 under the cue for a second after the strike, its pieces beside the shaft
+        seen up to 41 mm off, then its spot as it was)."""
+        off = np.linalg.norm(self.xy - np.asarray(self.start), axis=1)
+        away = off > MOVED_MM
         seen_away, resting = self.seen & away, self.seen & ~away
-        # (Only gaps between sightings on the spot short enough to be a moment are judged.)
+        # (Only gaps between sightings on the spot short enough to be a moment, or never a
+        # ball's width off it, are judged.)
         on_spot = np.nonzero(resting)[0]
-        short = (np.diff(on_spot) > 1) & (np.diff(self.t[on_spot]) <= SPOT_RETURN_S)
-        for left, back in zip(on_spot[:-1][short], on_spot[1:][short], strict=True):
-            if _off_its_spot_for_a_moment(int(left) + 1, resting, self.t):
+        for left, back in pairwise(on_spot.tolist()):
+            if back - left < 2:
+                continue
+            near = bool(
+                (off[left + 1 : back][self.seen[left + 1 : back]] < 2 * BALL_RADIUS_MM).all()
+            )
+            longest = math.inf if near else SPOT_RETURN_S
+            if _off_its_spot_for_a_moment(left + 1, resting, self.t, longest):
                 seen_away[left + 1 : back] = False
         return np.asarray(seen_away)
 
@@ -824,16 +834,18 @@ def _in_a_mouth_clear_of_its_jaw(table: Table, rail: Rail, xy: F64) -> bool:
     return min(jaw_gaps) > JAW_TURN_SLACK_MM
 
 
-def _off_its_spot_for_a_moment(k: int, resting: NDArray[np.bool_], times: F64) -> bool:
+def _off_its_spot_for_a_moment(
+    k: int, resting: NDArray[np.bool_], times: F64, longest: float = SPOT_RETURN_S
+) -> bool:
     """Whether the ball was on its spot just before sample `k` and back on it, to stay,
-    within SPOT_RETURN_S: found off it for a moment (a ball passing close, a hand over it),
+    within `longest`: found off it for a moment (a ball passing close, a hand over it),
     not sent into a cushion. A ball that meets a cushion does not come back to stop on the
     spot it left."""
     before, after = np.nonzero(resting[:k])[0], np.nonzero(resting[k + 1 :])[0]
     if not len(before) or not len(after):
         return False
     left, back = int(before[-1]), k + 1 + int(after[0])
-    if times[back] - times[left] > SPOT_RETURN_S:
+    if times[back] - times[left] > longest:
         return False
     stay = (times > times[back]) & (times <= times[back] + SPOT_STAY_S)
     return int(stay.sum()) >= 2 and bool(resting[stay].all())

@@ -178,6 +178,29 @@ def test_a_ball_passed_wide_is_hit_coming_back_if_it_went_off_nearer_that_way() 
     assert found[0][0] > times[6]  # after the cushion (the pass was at times[3..4])
 
 
+def test_a_ball_seen_only_in_pieces_near_its_spot_and_back_on_it_was_not_hit() -> None:
+    # Fresh 25's 667 at 120 fps: the 7 rests under the cue, 10 mm behind the cue ball, whose
+    # first step off its spot is pulled 6 mm back towards it by the tip before it goes off
+    # the other way. For a second the cue lies over the 7: pieces of it beside the shaft are
+    # seen up to 41 mm off its spot; then its spot shows it as it was.
+    times = 29.3 + np.arange(132) / 120.0
+    cue = _sightings("cue", times, {**{k: (1075.3, 1175.4) for k in range(6)}, 6: (1078.1, 1181.0),
+                                    7: (1068.6, 1167.9), 8: (1047.5, 1132.8), 9: (1036.6, 1117.7),
+                                    10: (1026.4, 1104.1), 11: (1016.6, 1089.6),
+                                    12: (1007.1, 1074.4), 13: (996.7, 1058.3),
+                                    14: (986.6, 1042.6), 15: (975.3, 1027.8), 16: (966.1, 1013.1),
+                                    17: (956.5, 998.4), 18: (946.3, 982.6)})  # fmt: skip
+    seven = _sightings(7, times, {**{k: (1081.4, 1242.0) for k in range(4)}, 8: (1105.1, 1228.7),
+                                  9: (1105.7, 1229.1), 10: (1105.7, 1229.2),
+                                  11: (1087.1, 1201.6), 16: (1105.2, 1229.7),
+                                  24: (1100.7, 1238.2), 110: (1098.4, 1228.6),
+                                  113: (1101.8, 1240.7), 116: (1103.2, 1250.0),
+                                  **{k: (1081.4, 1242.0) for k in range(123, 132)}})  # fmt: skip
+    assert not seven.left_its_spot()
+    found, _ = first_contacts(cue, [seven], 29.34)
+    assert found == []
+
+
 def test_a_paths_frame_interval_is_its_usual_step_despite_a_dropped_frame() -> None:
     times = np.delete(np.arange(0, 0.5, 1 / FPS), 10)
     path = straight(3, (800.0, 300.0), (0.0, 0.0), 0.0, times)
