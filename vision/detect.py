@@ -835,13 +835,13 @@ def _cover(
     return float(np.count_nonzero(nearest2 <= (radius + 0.75) ** 2)) / len(xs)
 
 
-def _depth_at(
-    depth: NDArray[np.float32], centres: list[tuple[float, float]]
-) -> NDArray[np.float32]:
-    points = np.asarray(centres, np.float64).reshape(-1, 2)
-    rows = np.clip(np.round(points[:, 1]).astype(int), 0, depth.shape[0] - 1)
-    cols = np.clip(np.round(points[:, 0]).astype(int), 0, depth.shape[1] - 1)
-    return np.asarray(depth[rows, cols])
+def _depth_at(depth: NDArray[np.float32], centres: list[tuple[float, float]]) -> list[float]:
+    """The depth at each centre's nearest pixel (a blob holds a ball or a few: plain numbers)."""
+    bottom, right = depth.shape[0] - 1, depth.shape[1] - 1
+    return [
+        float(depth[min(max(round(y), 0), bottom), min(max(round(x), 0), right)])
+        for x, y in centres
+    ]
 
 
 def _seeds(depth: NDArray[np.float32], count: int, radius: float) -> NDArray[np.float64]:
