@@ -258,10 +258,12 @@ class Tracker:
         self._change_level: float | None = None
         self._rest_mask: U8 | None = None
         table = calibration.table
-        self._mouths = (
-            np.array(list(table.pockets.values())),
-            np.array([table.mouth_reach(n) for n in table.pockets]),
-        )
+        # Each pocket's middle and how far from it its mouth reaches (plain numbers: every
+        # ball asks, many times a frame).
+        self._mouths = [
+            (float(x), float(y), float(table.mouth_reach(name)))
+            for name, (x, y) in table.pockets.items()
+        ]
         self._occluders: tuple[Occluder, ...] = ()  # over the table in the latest frame
         # What was detected (table points) in the latest frame that changed, and the one
         # before it.
@@ -1759,16 +1761,22 @@ class Tracker:
     ) -> tuple[float, int]:
         """How far a ball at `xy` goes along `heading` to a cushion's touching line, and
         which (0-3: head, foot, left, right); with no heading, never: (inf, -1)."""
-        length = float(np.hypot(*heading))
+        # (Plain numbers: every ball in motion asks this, many times a frame.)
+        hx, hy = float(heading[0]), float(heading[1])
+        length = math.hypot(hx, hy)
         if length < 1e-9:
             return math.inf, -1
-        x, y = heading / length
-        gaps = np.maximum(self.calibration.table.rail_gaps(xy[None, :])[0], 0.0)
-        closing = np.array([-x, x, -y, y])
-        heading_in = closing > 0
-        ways = np.where(heading_in, gaps / np.where(heading_in, closing, 1.0), np.inf)
-        rail = int(np.argmin(ways))
-        return float(ways[rail]), rail if heading_in[rail] else -1
+        x, y = hx / length, hy / length
+        px, py = float(xy[0]), float(xy[1])
+        table = self.calibration.table
+        gaps = (px, table.length - px, py, table.width - py)
+        best, rail = math.inf, -1
+        for r, (gap, closing) in enumerate(zip(gaps, (-x, x, -y, y), strict=True)):
+            if closing > 0:
+                way = max(gap - BALL_RADIUS_MM, 0.0) / closing
+                if way < best:
+                    best, rail = way, r
+        return best, rail
 
     def _back_along_the_cue(
         self, track: Track, found: NDArray[np.float64], t: float
@@ -2092,8 +2100,8 @@ class Tracker:
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""
-        points, reach = self._mouths
-        return bool((np.hypot(*(points - xy).T) <= reach).any())
+        x, y = float(xy[0]), float(xy[1])
+        return any(math.hypot(px - x, py - y) <= reach for px, py, reach in self._mouths)
 
     def _not_openings(
         self, discs: list[Disc], planes: Planes, y_half: U8, t: float
