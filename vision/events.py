@@ -596,7 +596,13 @@ def first_mover(
             left = max(left, float(path.t[resting[-1]]))
         direction = (path.xy[k] - start) / away[k]
         touch = start - direction * 2 * BALL_RADIUS_MM  # the cue ball's centre then
-        if np.linalg.norm(touch - cue_start) >= np.linalg.norm(start - cue_start):
+        # (The cue ball's side is where it started, or where it was as the ball left: it may
+        # have come round to it off a cushion. Where it is plainly gone from its spot, the
+        # ball may have come back off a cushion itself.)
+        if all(
+            np.linalg.norm(touch - side) >= np.linalg.norm(start - side)
+            for side in (cue_start, np.asarray(cue.at(left)))
+        ):
             continue  # it left towards the cue ball's side: something else moved it
         if left < not_before:
             continue  # it was on the move while the cue ball still stood: not hit by it

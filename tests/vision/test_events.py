@@ -201,6 +201,29 @@ def test_a_ball_seen_only_in_pieces_near_its_spot_and_back_on_it_was_not_hit() -
     assert found == []
 
 
+def test_a_ball_hit_by_the_cue_ball_coming_back_off_a_cushion_left_away_from_where_it_was() -> None:
+    # Fresh 26's 675 at 120 fps: the cue ball, struck the length of the table at 6 m/s, meets
+    # the foot cushion 40 mm beside the 1 (a ball's width off it) and hits the 1 coming back,
+    # 6 ms later. Blurred, its centre is never seen within reach of the 1's spot; the 1 is
+    # the first ball off its spot, sent off away from where the cue ball was then, which
+    # is towards where the cue ball started: "something else moved it", it was thought.
+    times = 2.55 + np.arange(67) / 120.0
+    cue = _sightings("cue", times, {**{k: (70.5, 302.3) for k in range(7)}, 57: (2384.8, 768.9),
+                                    58: (2429.9, 778.4), 59: (2488.9, 787.7),
+                                    60: (2500.6, 794.9), 61: (2496.4, 795.6),
+                                    62: (2452.6, 782.5), 63: (2431.8, 769.4),
+                                    64: (2411.1, 756.1), 65: (2388.3, 743.4),
+                                    66: (2367.2, 731.8)})  # fmt: skip
+    one = _sightings(1, times, {**{k: (2454.7, 848.6) for k in (*range(7), 57, 58, 59, 60)},
+                                61: (2448.1, 856.8), 62: (2435.1, 878.1), 63: (2421.3, 900.3),
+                                64: (2408.6, 921.3), 65: (2394.2, 942.2),
+                                66: (2381.6, 962.4)})  # fmt: skip
+    assert first_contacts(cue, [one], 2.61)[0] == []
+    mover = first_mover(cue, [one], 2.61)
+    assert mover is not None and mover[1] == 1
+    assert mover[0] == pytest.approx(3.055, abs=1 / 120)
+
+
 def test_a_paths_frame_interval_is_its_usual_step_despite_a_dropped_frame() -> None:
     times = np.delete(np.arange(0, 0.5, 1 / FPS), 10)
     path = straight(3, (800.0, 300.0), (0.0, 0.0), 0.0, times)
