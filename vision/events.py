@@ -176,10 +176,10 @@ class Path:
     def _seen_away(self) -> NDArray[np.bool_]:
         """Where it was seen off its spot, but for a moment and back on it to stay (its
         centre pulled by a ball passing close, or by a hand or a shadow over it): a ball
-        that was hit does not come back to stop on the spot it left. Nor does one seen only
-        pieces of, never a ball's width off its spot, however long that lasts (fresh 25's
-        667: the 7 under the cue for a second after the strike, its pieces beside the shaft
-        seen up to 41 mm off, then its spot as it was)."""
+        that was hit does not come back to stop on the spot it left. Nor was one seen only in
+        pieces, never a ball's width off its spot, however long that lasted (fresh 25's 667:
+        the 7 under the cue for a second after the strike, its pieces beside the shaft seen
+        up to 41 mm off, then its spot as it was)."""
         off = np.linalg.norm(self.xy - np.asarray(self.start), axis=1)
         away = off > MOVED_MM
         seen_away, resting = self.seen & away, self.seen & ~away
