@@ -231,11 +231,19 @@ def _cushion_faces(outline: U8, calibration: Calibration) -> U8:
     faces = np.asarray(cv2.bitwise_not(outline), np.uint8)
     table = calibration.table
     for name, point in table.pockets.items():
-        reach = table.mouth_reach(name)
-        centre, rim = calibration.to_image(np.array([point, (point[0] + reach, point[1])]), 0.0)
-        radius = float(np.linalg.norm(rim - centre)) / 2.0
-        cv2.circle(faces, (round(centre[0] / 2.0), round(centre[1] / 2.0)), round(radius), (0,), -1)
+        _clear_disc(faces, calibration, point, table.mouth_reach(name))
     return faces
+
+
+def _clear_disc(
+    mask: U8, calibration: Calibration, centre_mm: tuple[float, float], radius_mm: float
+) -> None:
+    """Zero a half-resolution mask over a disc on the cloth (its radius as the lens shows
+    it at the centre)."""
+    x, y = centre_mm
+    centre, rim = calibration.to_image(np.array([[x, y], [x + radius_mm, y]]), 0.0) / 2.0
+    radius = float(np.linalg.norm(rim - centre))
+    cv2.circle(mask, (round(centre[0]), round(centre[1])), round(radius), (0,), -1)
 
 
 def _cut_pockets(mask: U8, calibration: Calibration) -> None:
@@ -250,10 +258,5 @@ def _cut_pockets(mask: U8, calibration: Calibration) -> None:
         out_x = 0.0 if name in ("SL", "SR") else (-1.0 if x == 0 else 1.0)
         out_y = -1.0 if y == 0 else 1.0
         depth = radius_mm + (0.35 if name in ("SL", "SR") else 0.6) * BALL_RADIUS_MM
-        centre = np.array(
-            [[x + out_x * depth * 0.7071, y + out_y * depth * (0.7071 if out_x else 1.0)]]
-        )
-        rim = centre + np.array([[radius_mm, 0.0]])
-        pixels = calibration.to_image(np.vstack([centre, rim]), 0.0) / 2.0
-        radius_px = float(np.linalg.norm(pixels[1] - pixels[0]))
-        cv2.circle(mask, (round(pixels[0][0]), round(pixels[0][1])), round(radius_px), (0,), -1)
+        centre = (x + out_x * depth * 0.7071, y + out_y * depth * (0.7071 if out_x else 1.0))
+        _clear_disc(mask, calibration, centre, radius_mm)
