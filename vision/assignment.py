@@ -26,25 +26,29 @@ def assign(cost: NDArray[np.float64], max_cost: float = np.inf) -> list[tuple[in
     # (Left at their own cost, two dear pairs could outbid one cheap one and both be dropped.)
     allowed = np.isfinite(matrix) & (matrix <= max_cost)
     dearest = float(np.max(matrix, where=allowed, initial=0.0))
-    a = np.where(allowed, matrix, (n + 1) * (dearest + 1.0))
-    u = np.zeros(n + 1)
-    v = np.zeros(m + 1)
-    owner = np.zeros(m + 1, dtype=int)  # owner[j]: row (1-based) holding column j
-    way = np.zeros(m + 1, dtype=int)
+    # (Plain Python numbers from here on: the loops below index one number at a time, which
+    # costs several times more on numpy arrays.)
+    a: list[list[float]] = np.where(allowed, matrix, (n + 1) * (dearest + 1.0)).tolist()
+    u = [0.0] * (n + 1)
+    v = [0.0] * (m + 1)
+    owner = [0] * (m + 1)  # owner[j]: row (1-based) holding column j
+    way = [0] * (m + 1)
+    inf = float("inf")
     for i in range(1, n + 1):
         owner[0] = i
         j0 = 0
-        minv = np.full(m + 1, np.inf)
-        used = np.zeros(m + 1, dtype=bool)
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
         while True:
             used[j0] = True
             i0 = owner[j0]
-            delta = np.inf
+            row, ui = a[i0 - 1], u[i0]
+            delta = inf
             j1 = 0
             for j in range(1, m + 1):
                 if used[j]:
                     continue
-                cur = a[i0 - 1, j - 1] - u[i0] - v[j]
+                cur = row[j - 1] - ui - v[j]
                 if cur < minv[j]:
                     minv[j] = cur
                     way[j] = j0
