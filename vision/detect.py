@@ -164,7 +164,9 @@ def detect(
                 blur = max(speeds) * LONGEST_EXPOSURE_S / radius_half
                 blob.gap_radii = max(MOTION_GAP_RADII, MIN_GAP_RADII - blur)
         else:
-            streaking = [m for m in moving if _is_streak_of(blob, m, radius_half, origin)]
+            streaking = [
+                m for m in moving if m.streaks and _is_streak_of(blob, m, radius_half, origin)
+            ]
             if streaking:
                 blob.count, blob.balls, blob.streak = 1, True, True
                 blurred = [m for m in streaking if _blurs(m, radius_half)]
@@ -312,6 +314,7 @@ class Motion:
     # Lost from sight in motion: how far (half-resolution pixels) it may have gone since,
     # in any direction (off a cushion or a ball), at its speed.
     reach: float = 0.0
+    streaks: bool = True  # blurred, it shows (a ball of the cloth's colour makes no streak)
 
 
 def _blurs(motion: Motion, radius: float) -> bool:

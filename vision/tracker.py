@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -51,6 +52,10 @@ U8 = NDArray[np.uint8]
 # A change (summed |ΔY|+|ΔU|+|ΔV|, 8-bit) at least this, and this many times the camera's
 # own frame-to-frame noise (its 99th percentile over the cloth): a ball of the cloth's colour
 # changes a frame by little more than a noisy camera does.
+Key = TypeVar("Key")
+Value = TypeVar("Value")
+KEPT_AT_MOST = 4096  # points or discs whose projections are kept at once (a few frames' worth)
+
 CHANGE_FLOOR = 12.0
 CHANGE_NOISE_FACTOR = 2.5
 MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
@@ -68,6 +73,8 @@ TURN_BACK_REACH_SPEED_MM_S = 8000.0
 # no time to come round off a cushion).
 DIRECT_HIT_S = 0.1
 MOVED_MM = 4.0  # a ball this far from where it rested has moved
+# Balls' motions this near alike (mm, and REST_SPEED_MM_S) bear alike on what is found.
+MOTION_ALIKE_MM = 0.1 * BALL_RADIUS_MM
 # A resting ball half under the edge of an arm is found this far off its spot at most (the
 # middle of half a disc is 0.42 radii off the disc's).
 HALF_HIDDEN_OFF_MM = BALL_RADIUS_MM / 2
@@ -210,6 +217,7 @@ class Track:
     strayed: bool = False  # found more than two radii off its spot since it rested
     # Found at the last rest: the reference frame shows it on its spot.
     in_reference: bool = True
+    disc: Disc | None = None  # what it was last found as (None: not found in the last frame)
 
     def predicted(self, t: float) -> NDArray[np.float64]:
         return self.xy + self.velocity * (t - self.t)
@@ -226,6 +234,18 @@ class Track:
     @property
     def moving(self) -> bool:
         return self.speed > REST_SPEED_MM_S
+
+
+@dataclass(frozen=True)
+class _Window:
+    """What was found in one changed window of a frame, and what it was found from: while the
+    window's pixels stay as they were (within the camera's noise) and so does what detect()
+    was told about it, what it holds is the same."""
+
+    planes: tuple[U8, U8, U8]  # its Y, U and V then
+    dark_balls: int
+    motions: tuple[Motion, ...]  # the balls in motion that could bear on it
+    found: Detections
 
 
 @dataclass(frozen=True)
@@ -253,7 +273,11 @@ class Tracker:
         self._reference: tuple[U8, U8, U8] | None = None
         # Recent frames, and the arms and cues over the table in each.
         self._recent: deque[tuple[float, tuple[U8, U8, U8], tuple[Occluder, ...]]] = deque()
+        # What was worked out for points and discs asked about again and again (_kept): balls
+        # at rest, and the discs of windows unchanged from the last frame (_found_in).
         self._pixel_cache: dict[tuple[float, float], NDArray[np.float64]] = {}
+        self._table_points: dict[Disc, NDArray[np.float64]] = {}
+        self._placed: dict[Disc, Disc] = {}  # the discs, unclipped
         self._next_id = 0
         self._change_level: float | None = None
         self._rest_mask: U8 | None = None
@@ -274,6 +298,10 @@ class Tracker:
         # (a 9 with its stripe turned under): any of them may be the one struck.
         self._cue_look_alikes: set[Track] = set()
         self._felt: dict[str, float] = {}  # when each pocket's sensor last felt a ball drop
+        # The last changed frame's windows (half-resolution boxes) and what they held: a ball
+        # come to rest, or a spot a ball left, stays changed from the reference, frame after
+        # frame, as it is.
+        self._windows: dict[tuple[int, int, int, int], _Window] = {}
 
     # -- per frame ---------------------------------------------------------------------------
 
@@ -366,18 +394,24 @@ class Tracker:
         """The change level that is more than this camera's noise, from the first two frames
         (balls cover too little of the cloth to move its 99th percentile)."""
         assert self._reference is not None and self.cloth is not None
-        diff = _difference(y_half, planes, self._reference)
+        diff = _difference((y_half, planes.u, planes.v), self._reference)
         noise = float(np.percentile(diff[self.cloth.table_mask > 0], 99))
         return max(CHANGE_FLOOR, CHANGE_NOISE_FACTOR * noise)
+
+    @property
+    def _change_threshold(self) -> float:
+        """What of |ΔY| + |ΔU| + |ΔV| is a change (more is)."""
+        return CHANGE_FLOOR if self._change_level is None else self._change_level
 
     def _changes(
         self, y_half: U8, planes: Planes, against: tuple[U8, U8, U8] | None = None
     ) -> U8 | None:
         """Where this frame differs from the reference (or from `against`), or None."""
         assert self._reference is not None and self.cloth is not None
-        diff = _difference(y_half, planes, self._reference if against is None else against)
-        level = CHANGE_FLOOR if self._change_level is None else self._change_level
-        _, mask = cv2.threshold(diff, level, 255, cv2.THRESH_BINARY)
+        diff = _difference(
+            (y_half, planes.u, planes.v), self._reference if against is None else against
+        )
+        _, mask = cv2.threshold(diff, self._change_threshold, 255, cv2.THRESH_BINARY)
         mask = cv2.bitwise_and(mask, self.cloth.table_mask)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         if cv2.countNonZero(mask) == 0:
@@ -432,19 +466,11 @@ class Tracker:
         occluders: list[Occluder] = []
         moving = self._motions(t)
         known = self._half_res_positions()
+        windows: dict[tuple[int, int, int, int], _Window] = {}
         for contour in contours:
             x, y, w, h = cv2.boundingRect(contour)
             box = (x, y, x + w, y + h)
-            colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, box)
-            found = detect(
-                colour,
-                dark,
-                self.radius_px / 2,
-                origin=(x, y),
-                dark_balls=self._dark_wanted(),
-                moving=moving,
-                off_cloth=self.cloth.off_cloth(box),
-            )
+            found = self._found_in(box, planes, y_half, moving, windows)
             # More "balls" than could be here is a hand or an arm over the cloth.
             inside = int(
                 np.sum(
@@ -476,8 +502,74 @@ class Tracker:
             for i, d in enumerate(discs)
             if all(math.hypot(d.x - e.x, d.y - e.y) >= self.radius_px for e in discs[:i])
         ]
+        self._windows = windows
         kept, table_xy = self._not_openings(list(self._unclipped(discs)), planes, y_half, t)
         return Detections(tuple(kept), tuple(occluders)), table_xy
+
+    def _found_in(
+        self,
+        box: tuple[int, int, int, int],
+        planes: Planes,
+        y_half: U8,
+        moving: tuple[Motion, ...],
+        windows: dict[tuple[int, int, int, int], _Window],
+    ) -> Detections:
+        """detect() in a half-resolution window (kept in `windows`), or what it found there in
+        an earlier frame if nothing it was found from has changed since."""
+        assert self.cloth is not None
+        x0, y0, x1, y1 = box
+        now = (y_half[y0:y1, x0:x1], planes.u[y0:y1, x0:x1], planes.v[y0:y1, x0:x1])
+        dark_balls = self._dark_wanted()
+        # A ball's motion bears on a blob it may streak through (as detect() tells), or, at
+        # rest (just struck), on a streak along the line through it up to four of the blob's
+        # lengths away.
+        radius = self.radius_px / 2
+        along = 4 * math.hypot(x1 - x0, y1 - y0)
+        motions = tuple(
+            m
+            for m in moving
+            if math.hypot(max(x0 - m.x, 0.0, m.x - x1), max(y0 - m.y, 0.0, m.y - y1))
+            <= 3 * radius + m.reach + (0.0 if m.vx or m.vy else along)
+        )
+        was = self._windows.get(box)
+        if (
+            was is not None
+            and was.dark_balls == dark_balls
+            and self._alike(was.motions, motions)
+            and float(_difference(now, was.planes).max()) <= self._change_threshold
+        ):
+            windows[box] = was
+            return was.found
+        colour, dark = self.cloth.foreground(y_half, planes.u, planes.v, box)
+        found = detect(
+            colour,
+            dark,
+            radius,
+            origin=(x0, y0),
+            dark_balls=dark_balls,
+            moving=moving,
+            off_cloth=self.cloth.off_cloth(box),
+        )
+        kept = (now[0].copy(), now[1].copy(), now[2].copy())
+        windows[box] = _Window(kept, dark_balls, motions, found)
+        return found
+
+    def _alike(self, these: tuple[Motion, ...], those: tuple[Motion, ...]) -> bool:
+        """Whether two frames' motions are the same balls' within what a ball at rest
+        jitters by (found afresh each frame, a ball at rest off its spot is a hair off where
+        it was, so at a crawl)."""
+        if len(these) != len(those):
+            return False
+        scale = self.radius_px / 2 / BALL_RADIUS_MM  # half-resolution pixels per mm
+        near, slow = MOTION_ALIKE_MM * scale, REST_SPEED_MM_S * scale
+        return all(
+            a.streaks == b.streaks
+            and abs(a.x - b.x) <= near
+            and abs(a.y - b.y) <= near
+            and abs(a.reach - b.reach) <= near
+            and math.hypot(a.vx - b.vx, a.vy - b.vy) <= slow
+            for a, b in zip(these, those, strict=True)
+        )
 
     def _look_for_the_lost(
         self,
@@ -645,7 +737,12 @@ class Tracker:
     def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
         """The discs, those the cloth's edge cuts (against a cushion) put where they are."""
         assert self.cloth is not None
-        return tuple(unclipped(d, self.cloth.table_mask, self.radius_px / 2) for d in discs)
+        visible, radius = self.cloth.table_mask, self.radius_px / 2
+        return tuple(
+            _kept(
+                self._placed, list(discs), lambda new: [unclipped(d, visible, radius) for d in new]
+            )
+        )
 
     def _half_res_positions(self) -> NDArray[np.float64]:
         """Where every known ball is or is headed, in half-resolution pixels."""
@@ -710,14 +807,23 @@ class Tracker:
                 track.reached_at, track.reached_from, track.reached_speed = t, None, 0.0
         # What a struck cue ball's track followed off its spot, if it was the cue.
         followed = {tid: self._followed_the_cue(self.tracks[tid], found, t) for tid in candidates}
-        pairs: list[tuple[int, int]] = []
+        # A ball come to rest off its spot, found as the very disc it was found as last (its
+        # window as it was, and no ball in motion near it: _found_in), is that disc again.
+        again = self._found_as_before(candidates, detections.discs, t)
+        rows = [tid for tid in candidates if tid not in again]
+        pairs = list(again.items())
         anchored: set[int] = set()  # object balls at rest that no ball in motion could reach
-        if candidates and len(found):
-            cloth_under = self._cloth_under(found)
+        if rows and len(found):
+            # (Where each was found in the image: no need to take its table point back there.)
+            cloth_under = self._cloth_at(np.array([(d.x, d.y) for d in detections.discs]))
             dark = np.array([d.dark for d in detections.discs], bool)
             dim: NDArray[np.bool_] | None = None  # worked out only for the cue ball's track
-            cost = np.full((len(candidates), len(found)), np.inf)
-            for row, tid in enumerate(candidates):
+            cost = np.full((len(rows), len(found)), np.inf)
+            # Two balls meeting swap places along their paths; their colours do not.
+            unlikes = self._colour_gaps(
+                [self.tracks[tid] for tid in rows], colours, cloth_under, blur=MOTION_BLUR_MIX
+            )
+            for row, tid in enumerate(rows):
                 track = self.tracks[tid]
                 dt = max(t - track.t, 1e-3)
                 at_a_pocket = self._went_into_a_mouth(track, t) or self._lost_going_in(track, t)
@@ -801,8 +907,7 @@ class Tracker:
                     # taken a frame on by the cue ball's track, struck out of sight).
                     far_on = track.xy + track.velocity / track.speed * MAX_SPEED_MM_S * dt
                     dist = np.minimum(dist, point_segment_distance(found, track.xy, far_on))
-                # Two balls meeting swap places along their paths; their colours do not.
-                unlike = self._colour_gap(track, colours, cloth_under, blur=MOTION_BLUR_MIX)
+                unlike = unlikes[row]
                 if tid in still or tid in anchored:
                     gate = BALL_RADIUS_MM
                 beyond = (dist > BALL_RADIUS_MM) & (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
@@ -858,11 +963,11 @@ class Tracker:
                 ) or self._by_the_vanished_cue_ball(track, t)
                 weight = STRUCK_DISTANCE_WEIGHT if struck_unseen or lost_going or just_hit else 1.0
                 cost[row] = np.where(allowed, weight * dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
-            pairs = assign(cost, max_cost=1e12)
+            cost[:, list(again.values())] = np.inf
+            pairs += [(rows[row], col) for row, col in assign(cost, max_cost=1e12)]
         matched_tracks = set()
         matched_found = set()
-        for row, col in pairs:
-            tid = candidates[row]
+        for tid, col in pairs:
             track = self.tracks[tid]
             xy = found[col]
             dt = max(t - track.t, 1e-3)
@@ -904,7 +1009,7 @@ class Tracker:
             track.missing_since = None
             matched_tracks.add(tid)
             matched_found.add(col)
-            disc = detections.discs[col]
+            disc = track.disc = detections.discs[col]
             if (
                 looks_from is not None
                 and self.cloth is not None
@@ -922,6 +1027,7 @@ class Tracker:
         for tid in candidates:
             if tid not in matched_tracks:
                 track = self.tracks[tid]
+                track.disc = None
                 if tid in still:
                     track.seen, track.t = True, t
                 elif track.missing_since is None:
@@ -929,6 +1035,28 @@ class Tracker:
         # Unmatched detections are not new balls: a cue, an arm, a ball's shadow. Balls
         # appear (placed by hand, spotted) while the table is at rest, where settle() finds
         # them.
+
+    def _found_as_before(
+        self, candidates: list[int], discs: tuple[Disc, ...], t: float
+    ) -> dict[int, int]:
+        """The tracks at rest off their spots (in play) whose disc of the last frame is among
+        `discs` as it was, with the index of each's."""
+        index = {disc: col for col, disc in enumerate(discs)}
+        again: dict[int, int] = {}
+        for tid in candidates:
+            track = self.tracks[tid]
+            col = index.get(track.disc) if track.disc is not None else None
+            if (
+                col is not None
+                and track.missing_since is None
+                and not track.moving
+                and self._in_play(track)
+                and not self._dropped(track, t)
+            ):
+                again[tid] = col
+        # (Two tracks last found as one disc are not told apart by it.)
+        shared = [col for col in again.values() if list(again.values()).count(col) > 1]
+        return {tid: col for tid, col in again.items() if col not in shared}
 
     def _hide_occluded(
         self,
@@ -1210,9 +1338,7 @@ class Tracker:
         cols = [c for c in range(len(colours)) if c not in {p[1] for p in pairs}]
         if not rows or not cols:
             return []
-        cost = np.array(
-            [self._colour_gap(self.tracks[tids[r]], colours[cols], cloth[cols]) for r in rows]
-        )
+        cost = self._colour_gaps([self.tracks[tids[r]] for r in rows], colours[cols], cloth[cols])
         # Chroma alone does not tell the white cue ball or the black 8 from grey cloth in the
         # shade: what it is found as must look like it too.
         for i, r in enumerate(rows):
@@ -1417,10 +1543,14 @@ class Tracker:
     # -- helpers -----------------------------------------------------------------------------
 
     def _cloth_under(self, found: NDArray[np.float64]) -> NDArray[np.float64]:
-        """The cloth model's (U, V, Y) where each detection is: its colour, and the light."""
-        if self.cloth is None or not len(found):
-            return np.tile(np.array([0.0, 0.0, 1.0]), (len(found), 1))
-        pixels = _half_res(self._pixels(found))
+        """The cloth model's (U, V, Y) under each table point: its colour, and the light."""
+        return self._cloth_at(self._pixels(found))
+
+    def _cloth_at(self, pixels: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The cloth model's (U, V, Y) at each (full-resolution) pixel."""
+        if self.cloth is None or not len(pixels):
+            return np.tile(np.array([0.0, 0.0, 1.0]), (len(pixels), 1))
+        pixels = _half_res(pixels)
         rows = np.clip(np.round(pixels[:, 1]).astype(int), 0, self.cloth.u.shape[0] - 1)
         cols = np.clip(np.round(pixels[:, 0]).astype(int), 0, self.cloth.u.shape[1] - 1)
         light = np.maximum(self.cloth.y[rows, cols], 1.0)
@@ -1433,29 +1563,52 @@ class Tracker:
         cloth: NDArray[np.float64],
         blur: float = 0.3,
     ) -> NDArray[np.float64]:
-        """How far each detection's colour is from the track's, blur allowed for and the
-        light it is in (`cloth`: the cloth's colour and light under each, from _cloth_under).
+        """How far each detection's colour is from the track's (_colour_gaps)."""
+        return np.asarray(self._colour_gaps([track], colours, cloth, blur)[0])
+
+    def _colour_gaps(
+        self,
+        tracks: Sequence[Track],
+        colours: NDArray[np.float64],
+        cloth: NDArray[np.float64],
+        blur: float = 0.3,
+    ) -> NDArray[np.float64]:
+        """How far each detection's colour is from each track's (tracks, detections), blur
+        allowed for and the light it is in (`cloth`: the cloth's colour and light under each,
+        from _cloth_under); 0 for a track whose colour is not known.
 
         Motion blur mixes a ball's colour with the cloth's, so the distance is taken to the
         part of the line between the two that `blur` allows: a blurred cue ball is pale
         cloth, a hand is neither, and a ball of the cloth's colour is not a blurred other.
         """
-        if track.colour is None or not len(colours):
-            return np.zeros(len(colours))
-        base = STRIPE_LIGHTS if track.key in STRIPES else LIGHT_CHANGES
-        # Around the light it rested in, and around the change of light the cloth shows from
-        # there to where each is (which a pocket's dark mouth or a cushion's shade, taken
-        # into the cloth's light nearby, overstates).
-        ratio = cloth[:, 2] / track.colour_light
+        gaps = np.zeros((len(tracks), len(colours)))
+        known = [i for i, track in enumerate(tracks) if track.colour is not None]
+        if not known or not len(colours):
+            return gaps
+        # Around the light each rested in, and around the change of light the cloth shows
+        # from there to where each is (which a pocket's dark mouth or a cushion's shade,
+        # taken into the cloth's light nearby, overstates). (All tracks at once, each's
+        # lights padded with its last: a light twice is no nearer.)
+        bases = [STRIPE_LIGHTS if tracks[i].key in STRIPES else LIGHT_CHANGES for i in known]
+        longest = max(len(base) for base in bases)
+        base = np.array([np.pad(b, (0, longest - len(b)), mode="edge") for b in bases])
+        light = np.array([tracks[i].colour_light for i in known])
+        colour = np.array([tracks[i].colour for i in known])  # (tracks, 2)
+        ratio = cloth[None, :, 2] / light[:, None]  # (tracks, detections)
         lights = np.concatenate(
-            [np.repeat(base[:, None], len(cloth), axis=1), base[:, None] * ratio[None, :]]
-        )
-        ball = lights[:, :, None] * track.colour  # (lights, detections, 2)
-        span = cloth[None, :, :2] - ball  # (lights, detections, 2)
-        length2 = np.maximum((span * span).sum(axis=2), 1e-9)
-        along = np.clip(((colours[None] - ball) * span).sum(axis=2) / length2, 0.0, blur)
-        miss = colours[None] - ball - along[:, :, None] * span
-        return np.asarray(np.sqrt((miss * miss).sum(axis=2).min(axis=0)))
+            [
+                np.repeat(base[:, :, None], len(cloth), axis=2),
+                base[:, :, None] * ratio[:, None, :],
+            ],
+            axis=1,
+        )  # (tracks, lights, detections)
+        ball = lights[..., None] * colour[:, None, None, :]  # (tracks, lights, detections, 2)
+        span = cloth[None, None, :, :2] - ball
+        length2 = np.maximum((span * span).sum(axis=3), 1e-9)
+        along = np.clip(((colours[None, None] - ball) * span).sum(axis=3) / length2, 0.0, blur)
+        miss = colours[None, None] - ball - along[..., None] * span
+        gaps[known] = np.sqrt((miss * miss).sum(axis=3).min(axis=1))
+        return gaps
 
     def _middle(self, disc: Disc, shape: tuple[int, ...]) -> tuple[slice, slice]:
         """The middle of a disc in a half-resolution plane of `shape`: its own colour and
@@ -1489,15 +1642,20 @@ class Tracker:
     def _motions(self, t: float) -> tuple[Motion, ...]:
         """Where balls may be streaking, in half-resolution pixels: every moving ball where it
         is expected (_streaking_unseen: anywhere its speed has taken it since), and every ball
-        at rest (it may just have been struck). Not a ball of the cloth's colour: it makes no
-        streak, and the blob of a ball it meets holds nothing of it. Nor one that rolled into
-        a pocket's mouth and was lost there: it dropped, or comes back out as a ball seen
-        afresh; the ball that follows it in is one ball, not two. (One lost at rest by a
-        pocket is under an arm, and may be struck as any ball at rest.)"""
+        at rest (it may just have been struck). A ball of the cloth's colour makes no streak,
+        and out of sight it may be where a blob holds nothing of it: it is where it is only
+        while it is seen (fresh 25's 667: the maroon 7 on red cloth, against a cushion, the
+        cue ball creeping into it: one blob, two balls). Not one that rolled into a pocket's
+        mouth and was lost there: it dropped, or comes back out as a ball seen afresh; the
+        ball that follows it in is one ball, not two. (One lost at rest by a pocket is under
+        an arm, and may be struck as any ball at rest.)"""
         moving = [
             tr
             for tr in self.tracks.values()
-            if not (tr.cloth_coloured or (self.at_a_pocket(tr) and self._in_play(tr)))
+            if not (
+                (tr.cloth_coloured and tr.missing_since is not None)
+                or (self.at_a_pocket(tr) and self._in_play(tr))
+            )
         ]
         if not moving:
             return ()
@@ -1512,6 +1670,7 @@ class Tracker:
                 float(b[0] - a[0]) * 100,
                 float(b[1] - a[1]) * 100,
                 tr.speed * (t - tr.t) * scale if self._streaking_unseen(tr, t) else 0.0,
+                streaks=not tr.cloth_coloured,
             )
             for tr, a, b in zip(moving, here, there, strict=True)
         )
@@ -2145,15 +2304,11 @@ class Tracker:
         """Table points' pixels (n, 2), those not kept yet projected together and kept: the
         balls' positions are asked for many times a frame, and one projection of many points
         costs about what one of a single point does."""
-        cache = self._pixel_cache
         keys = [(x, y) for x, y in np.asarray(points, np.float64).reshape(-1, 2).tolist()]
-        new = list(dict.fromkeys(k for k in keys if k not in cache))
-        if len(cache) + len(new) > 4096:
-            cache.clear()
-            new = list(dict.fromkeys(keys))
-        if new:
-            cache.update(zip(new, self.calibration.to_image(np.array(new)), strict=True))
-        return np.array([cache[k] for k in keys]).reshape(-1, 2)
+        pixels = _kept(
+            self._pixel_cache, keys, lambda new: self.calibration.to_image(np.array(new))
+        )
+        return np.array(pixels).reshape(-1, 2)
 
     def _can_rest(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         table = self.calibration.table
@@ -2213,9 +2368,13 @@ class Tracker:
         return 1 if 8 in self.on_table else 0
 
     def _to_table(self, discs: tuple[Disc, ...] | list[Disc]) -> NDArray[np.float64]:
-        if not discs:
-            return np.zeros((0, 2))
-        return self.calibration.to_table(np.array([[d.x, d.y] for d in discs]))
+        """The discs' table points (those found as they were in the last frame were kept)."""
+        points = _kept(
+            self._table_points,
+            list(discs),
+            lambda new: self.calibration.to_table(np.array([[d.x, d.y] for d in new])),
+        )
+        return np.array(points).reshape(-1, 2)
 
     def _in_mask(self, xy: NDArray[np.float64], mask: U8, radii: float = 1.0) -> bool:
         """Whether anything in `mask` lies within `radii` ball radii of a table point."""
@@ -2248,14 +2407,28 @@ def _back_towards(
     return np.asarray((found - origin) @ (away / length) < -margin)
 
 
+def _kept(
+    cache: dict[Key, Value], keys: list[Key], work_out: Callable[[list[Key]], Iterable[Value]]
+) -> list[Value]:
+    """Each key's value from `cache`, those not there yet worked out together and kept (the
+    cache emptied when it grows past KEPT_AT_MOST)."""
+    new = list(dict.fromkeys(k for k in keys if k not in cache))
+    if len(cache) + len(new) > KEPT_AT_MOST:
+        cache.clear()
+        new = list(dict.fromkeys(keys))
+    if new:
+        cache.update(zip(new, work_out(new), strict=True))
+    return [cache[k] for k in keys]
+
+
 def _half_res(pixels: NDArray[np.float64]) -> NDArray[np.float64]:
     """Full-resolution pixel positions in half resolution (its pixel i is full 2i and
     2i + 1, centred at 2i + 0.5)."""
     return np.asarray((pixels + 0.5) / 2 - 0.5)
 
 
-def _difference(y_half: U8, planes: Planes, against: tuple[U8, U8, U8]) -> U8:
-    """|ΔY| + |ΔU| + |ΔV| (saturating) of a frame's half-resolution planes against others."""
-    ref_y, ref_u, ref_v = against
-    diff = cv2.add(cv2.absdiff(y_half, ref_y), cv2.absdiff(planes.u, ref_u))
-    return np.asarray(cv2.add(diff, cv2.absdiff(planes.v, ref_v)))
+def _difference(now: tuple[U8, U8, U8], against: tuple[U8, U8, U8]) -> U8:
+    """|ΔY| + |ΔU| + |ΔV| (saturating) of half-resolution planes against others."""
+    (y, u, v), (ref_y, ref_u, ref_v) = now, against
+    diff = cv2.add(cv2.absdiff(y, ref_y), cv2.absdiff(u, ref_u))
+    return np.asarray(cv2.add(diff, cv2.absdiff(v, ref_v)))

@@ -329,6 +329,19 @@ def test_a_streak_out_of_reach_of_any_ball_in_motion_is_no_ball() -> None:
     assert len(found.discs) != 1 or not found.discs[0].streak
 
 
+def test_a_ball_of_the_cloths_colour_at_rest_is_no_streaks_start() -> None:
+    # A blob along a line through a ball at rest is its streak, struck since the last frame;
+    # not through one of the cloth's colour, which makes no streak (counted only where a
+    # blob holds it: fresh 25's 667, the maroon 7 on red cloth).
+    score = streak_map((10.0, 20.0), (40.0, 24.0))
+    rest = (5.0, 19.3)
+    (struck,) = detect(score, np.zeros_like(score), RADIUS, moving=(Motion(*rest, 0.0, 0.0),)).discs
+    assert struck.streak
+    cloth_like = Motion(*rest, 0.0, 0.0, streaks=False)
+    found = detect(score, np.zeros_like(score), RADIUS, moving=(cloth_like,))
+    assert not any(d.streak for d in found.discs)
+
+
 def test_a_ball_lost_in_motion_is_a_streak_anywhere_it_may_have_gone_since() -> None:
     # A ball at break speed lost for a frame and turned off a cushion meanwhile: its streak
     # lies far from where it was last seen, in another direction, within its reach.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -13,7 +14,9 @@ from hw.recording import RecordingSource
 from tests.vision import drawn
 from tests.vision.drawn import CALIBRATION, CLOTH_BGR, RED, WHITE, frame, picture
 from vision import replay
+from vision import tracker as tracker_module
 from vision.cloth import Planes
+from vision.detect import Detections, detect
 from vision.fusion import POCKET_RATTLE_S
 from vision.geometry import BALL_RADIUS_MM
 from vision.identify import Look
@@ -1526,3 +1529,74 @@ def test_a_cue_ball_lost_going_into_a_cushion_is_found_again_coming_back_off_it(
         balls = {three: RED} if i < 40 else {(x, y): WHITE, three: RED}
         tracker.update(i / 60, frame(balls))
     assert ball_at(tracker, "cue") == pytest.approx((x, y), abs=15.0)
+
+
+def test_a_ball_come_to_rest_off_its_spot_is_not_searched_for_again_every_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # It and the spot it left stay changed from the reference frame after frame, as they
+    # are; searching a window is most of a frame's time.
+    searched: list[tuple[int, int]] = []
+    search = detect
+
+    def counted(*args: Any, **kwargs: Any) -> Detections:
+        searched.append(kwargs.get("origin", (0, 0)))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(tracker_module, "detect", counted)
+    red = {(600.0, 300.0): RED}
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    for i in range(5):
+        tracker.update(i / 60, frame({(1500.0, 640.0): WHITE, **red}, noise=i))
+    x = 1500.0
+    for i in range(5, 15):  # rolls 600 mm towards the head rail at 3.6 m/s, and stops
+        x -= 60.0
+        tracker.update(i / 60, frame({(x, 640.0): WHITE, **red}, noise=i))
+    tracker.update(15 / 60, frame({(x, 640.0): WHITE, **red}, noise=15))
+    searched.clear()
+    for i in range(16, 46):
+        tracker.update(i / 60, frame({(x, 640.0): WHITE, **red}, noise=i))
+    assert ball_at(tracker, "cue") == pytest.approx((x, 640.0), abs=8.0)
+    assert len(searched) <= 4  # (each window at most twice, not 30 times)
+
+
+def test_a_ball_struck_in_a_still_shadow_is_followed() -> None:
+    # A player leaning over the table shades a patch of it, the cue ball in it: the patch
+    # stays changed from the reference, its outline still, while the ball rolls off inside it
+    # slowly (what was found there is kept only while it looks the same).
+    red = {(600.0, 300.0): RED}
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+
+    def shaded(x: float, i: int) -> Planes:
+        image = picture({(x, 640.0): WHITE, **red}, noise=i)
+        corners = CALIBRATION.to_image(np.array([[1200.0, 400.0], [1800.0, 900.0]])).astype(int)
+        (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
+        image[top:bottom, left:right] = (image[top:bottom, left:right] * 0.75).astype(np.uint8)
+        return Planes.from_bgr(image)
+
+    for i in range(5):
+        tracker.update(i / 60, frame({(1500.0, 640.0): WHITE, **red}, noise=i))
+    for i in range(5, 20):
+        tracker.update(i / 60, shaded(1500.0, i))
+    x = 1500.0
+    for i in range(20, 80):  # 120 mm/s towards the head rail
+        x -= 2.0
+        tracker.update(i / 60, shaded(x, i))
+    assert ball_at(tracker, "cue") == pytest.approx((x, 640.0), abs=8.0)
+
+
+def test_a_ball_of_the_cloths_colour_counts_in_a_blob_only_while_it_is_seen() -> None:
+    # Seen, it is where it is: a blob holding it and the cue ball creeping into it is two
+    # balls (fresh 25's 667: the maroon 7 on red cloth against a cushion). Out of sight it
+    # may be there with a blob holding nothing of it; and it never streaks.
+    six = (20, 60, 15)  # BGR: the cloth's green at half its light
+    tracker = Tracker(CALIBRATION, ("cue", 6))
+    balls = {(1500.0, 640.0): WHITE, (900.0, 600.0): six}
+    tracker.update(0.0, frame(balls))
+    (track,) = [t for t in tracker.tracks.values() if t.key == 6]
+    track.cloth_coloured = True  # (settle's judgement of a ball this like the cloth)
+    here = tracker._half_pixel(track.xy)
+    (motion,) = [m for m in tracker._motions(0.0) if (m.x, m.y) == here]
+    assert not motion.streaks
+    track.missing_since = 0.0
+    assert all((m.x, m.y) != here for m in tracker._motions(0.0))
