@@ -460,8 +460,15 @@ class Tracker:
         """The balls and occluders where `mask` shows a change, and the balls' table points."""
         assert self.cloth is not None
         grow = int(np.ceil(self.radius_px))  # half-resolution pixels: a ball's diameter
-        dilated = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        contours, _ = cv2.findContours(dilated, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        # (Grown within the changes' bounding box and a margin: all a frame's changes are
+        # usually a small part of it.)
+        x, y, w, h = cv2.boundingRect(mask)
+        x0, y0 = max(x - grow - 1, 0), max(y - grow - 1, 0)
+        x1, y1 = min(x + w + grow + 1, mask.shape[1]), min(y + h + grow + 1, mask.shape[0])
+        dilated = cv2.dilate(mask[y0:y1, x0:x1], np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+        contours, _ = cv2.findContours(
+            dilated, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0)
+        )
         discs: list[Disc] = []
         occluders: list[Occluder] = []
         moving = self._motions(t)
