@@ -139,6 +139,10 @@ LIGHT_CHANGES = np.array([0.7, 0.85, 1.0, 1.2, 1.45])
 # has no chroma, so its colour fades or grows, though it does not fade so far that the cue
 # ball (no chroma at all) would pass for it.
 STRIPE_LIGHTS = np.concatenate([[0.35, 0.5], LIGHT_CHANGES, [2.0, 3.0]])
+# (A solid's lights as many as a stripe's, its last repeated: a light twice is no nearer.)
+SOLID_LIGHTS_AS_STRIPES = np.pad(
+    LIGHT_CHANGES, (0, len(STRIPE_LIGHTS) - len(LIGHT_CHANGES)), mode="edge"
+)
 # How much of a moving ball's measured colour may be the cloth's (its blur).
 MOTION_BLUR_MIX = 0.6
 # The dimmest the cue ball's middle shows, against the cloth's light where it is.
@@ -1594,11 +1598,13 @@ class Tracker:
             return gaps
         # Around the light each rested in, and around the change of light the cloth shows
         # from there to where each is (which a pocket's dark mouth or a cushion's shade,
-        # taken into the cloth's light nearby, overstates). (All tracks at once, each's
-        # lights padded with its last: a light twice is no nearer.)
-        bases = [STRIPE_LIGHTS if tracks[i].key in STRIPES else LIGHT_CHANGES for i in known]
-        longest = max(len(base) for base in bases)
-        base = np.array([np.pad(b, (0, longest - len(b)), mode="edge") for b in bases])
+        # taken into the cloth's light nearby, overstates). (All tracks at once.)
+        stripes = np.array([tracks[i].key in STRIPES for i in known])
+        base = (
+            np.where(stripes[:, None], STRIPE_LIGHTS, SOLID_LIGHTS_AS_STRIPES)
+            if stripes.any()
+            else np.tile(LIGHT_CHANGES, (len(known), 1))
+        )
         light = np.array([tracks[i].colour_light for i in known])
         colour = np.array([tracks[i].colour for i in known])  # (tracks, 2)
         ratio = cloth[None, :, 2] / light[:, None]  # (tracks, detections)
