@@ -49,13 +49,13 @@ from vision.identify import (
 
 U8 = NDArray[np.uint8]
 
-# A change (summed |ΔY|+|ΔU|+|ΔV|, 8-bit) at least this, and this many times the camera's
-# own frame-to-frame noise (its 99th percentile over the cloth): a ball of the cloth's colour
-# changes a frame by little more than a noisy camera does.
 Key = TypeVar("Key")
 Value = TypeVar("Value")
 KEPT_AT_MOST = 4096  # points or discs whose projections are kept at once (a few frames' worth)
 
+# A change (summed |ΔY|+|ΔU|+|ΔV|, 8-bit) at least this, and this many times the camera's
+# own frame-to-frame noise (its 99th percentile over the cloth): a ball of the cloth's colour
+# changes a frame by little more than a noisy camera does.
 CHANGE_FLOOR = 12.0
 CHANGE_NOISE_FACTOR = 2.5
 MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
