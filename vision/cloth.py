@@ -12,6 +12,7 @@ are, so a frame's colour costs no conversion.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -93,6 +94,15 @@ class ClothModel:
     median_y: float  # the cloth's median Y over the playing surface
     chroma_step: float = 12.0  # chroma difference (8-bit units) that is clearly not cloth
     light_step: float = 0.12  # relative brightening that is clearly not cloth
+
+    @functools.cached_property
+    def table_window(self) -> tuple[slice, slice]:
+        """The half-resolution window the playing surface lies in, and two pixels round it
+        (enough for a 3×3 opening of a mask cut to the surface to come out as on the whole
+        frame): often half the frame or less."""
+        x, y, w, h = cv2.boundingRect(self.table_mask)
+        height, width = self.table_mask.shape
+        return np.s_[max(y - 2, 0) : min(y + h + 2, height), max(x - 2, 0) : min(x + w + 2, width)]
 
     @classmethod
     def estimate(cls, planes: Planes, calibration: Calibration) -> ClothModel:

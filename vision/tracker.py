@@ -412,15 +412,20 @@ class Tracker:
     ) -> U8 | None:
         """Where this frame differs from the reference (or from `against`), or None."""
         assert self._reference is not None and self.cloth is not None
+        window = self.cloth.table_window  # (nothing off the table counts)
+        then = self._reference if against is None else against
         diff = _difference(
-            (y_half, planes.u, planes.v), self._reference if against is None else against
+            (y_half[window], planes.u[window], planes.v[window]),
+            (then[0][window], then[1][window], then[2][window]),
         )
         _, mask = cv2.threshold(diff, self._change_threshold, 255, cv2.THRESH_BINARY)
-        mask = cv2.bitwise_and(mask, self.cloth.table_mask)
+        mask = cv2.bitwise_and(mask, self.cloth.table_mask[window])
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         if cv2.countNonZero(mask) == 0:
             return None
-        return np.asarray(mask)
+        whole = np.zeros_like(y_half)
+        whole[window] = mask
+        return whole
 
     def _cue_ball_resting_in(self, box: tuple[int, int, int, int], grow: int) -> bool:
         """Whether the cue ball rests (seen or hidden) in a half-resolution box."""
