@@ -1537,11 +1537,10 @@ def test_a_ball_come_to_rest_off_its_spot_is_not_searched_for_again_every_frame(
     # It and the spot it left stay changed from the reference frame after frame, as they
     # are; searching a window is most of a frame's time.
     searched: list[tuple[int, int]] = []
-    search = detect
 
     def counted(*args: Any, **kwargs: Any) -> Detections:
         searched.append(kwargs.get("origin", (0, 0)))
-        return search(*args, **kwargs)
+        return detect(*args, **kwargs)
 
     monkeypatch.setattr(tracker_module, "detect", counted)
     red = {(600.0, 300.0): RED}
