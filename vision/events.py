@@ -1026,6 +1026,9 @@ def _struck_into_unseen(
             if first
             else (t_hit, float(rested[r]))
         )
+        # (Seen past the touching line going in, it was at the cushion then: fresh 26's 683,
+        # the 1 seen 1 mm past it, timed before the hit that sent it there.)
+        gap_in = max(gap_in, 0.0)
         share = gap_in / into / (gap_in / into + float(gaps[first, r]))
         out.append(
             _cushion_event(

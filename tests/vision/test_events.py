@@ -1535,3 +1535,21 @@ def test_a_ball_out_of_sight_that_the_cue_balls_way_ran_into_unseen_was_hit_then
     # A ball beside its way (100 mm off it), not on it, was not hit.
     aside = Path(8, times, eight.xy + np.array([0.0, 150.0]), eight.seen, (1850.0, 525.0))
     assert hit_out_of_sight(cue, [aside], reach, 0.2) is None
+
+
+def test_a_ball_struck_into_a_cushion_and_seen_past_its_line_touched_it_after_the_hit() -> None:
+    # Fresh 26's 683 at 120 fps: the 1 rests 19 mm off the head cushion; the cue ball hits it
+    # (the contact timed 21.1743, 5.6 ms late), the next frame shows it 1 mm past the
+    # cushion's touching line, and then coming back off it, touching the cue ball that hit it.
+    times = np.array([21.15, 21.1583, 21.1667, 21.175, 21.1833, 21.2, 21.2083, 21.2167, 21.225])
+    x = np.array([47.7, 47.7, 47.7, 27.5, 43.4, 49.3, 49.7, 52.0, 53.1])
+    y = np.array([1039.2, 1039.2, 1039.2, 1040.7, 1043.7, 1051.3, 1055.2, 1057.8, 1062.4])
+    one = Path(1, times, np.stack([x, y], axis=1), np.ones(len(times), bool), (47.7, 1039.2))
+    cue_x = np.array([161.1, 135.8, 126.0, 104.4, 105.0, 135.5, 152.1, 167.2, 184.7])
+    cue_y = np.array([1034.1, 1034.6, 1032.7, 1034.5, 1033.4, 1026.1, 1023.3, 1019.4, 1016.4])
+    cue = Path(
+        "cue", times, np.stack([cue_x, cue_y], axis=1), np.ones(len(times), bool), (161.1, 1034.1)
+    )
+    events = cushion_contacts(one, TABLE, 21.1743, struck_from=(126.0, 1032.7), others=[cue])
+    (head,) = [e for e in events if e.rail == "head"]
+    assert head.t >= 21.1743  # (the facts keep only what follows the first contact)
