@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -1071,8 +1071,8 @@ class Tracker:
             ):
                 again[tid] = col
         # (Two tracks last found as one disc are not told apart by it.)
-        shared = [col for col in again.values() if list(again.values()).count(col) > 1]
-        return {tid: col for tid, col in again.items() if col not in shared}
+        found_as = Counter(again.values())
+        return {tid: col for tid, col in again.items() if found_as[col] == 1}
 
     def _hide_occluded(
         self,
