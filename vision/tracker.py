@@ -51,6 +51,9 @@ U8 = NDArray[np.uint8]
 
 Key = TypeVar("Key")
 Value = TypeVar("Value")
+# A ball's motion as the tracker knows it: x, y (mm), vx, vy (mm/s), how far it may have gone
+# out of sight (half-resolution pixels), whether it streaks.
+MotionKey = tuple[float, float, float, float, float, bool]
 KEPT_AT_MOST = 4096  # points or discs whose projections are kept at once (a few frames' worth)
 
 # A change (summed |ΔY|+|ΔU|+|ΔV|, 8-bit) at least this, and this many times the camera's
@@ -282,6 +285,7 @@ class Tracker:
         self._pixel_cache: dict[tuple[float, float], NDArray[np.float64]] = {}
         self._table_points: dict[Disc, NDArray[np.float64]] = {}
         self._placed: dict[Disc, Disc] = {}  # the discs, unclipped
+        self._motion_cache: dict[MotionKey, Motion] = {}
         self._next_id = 0
         self._change_level: float | None = None
         self._rest_mask: U8 | None = None
@@ -1643,7 +1647,7 @@ class Tracker:
         for disc in discs:
             window = self._middle(disc, planes.u.shape)
             u, v = planes.u[window], planes.v[window]
-            out.append((float(u.mean()) - 128, float(v.mean()) - 128) if u.size else (0.0, 0.0))
+            out.append((_mean(u) - 128, _mean(v) - 128) if u.size else (0.0, 0.0))
         return np.array(out, dtype=np.float64).reshape(-1, 2)
 
     def _dimmer_than_the_cue_ball(
@@ -1654,7 +1658,7 @@ class Tracker:
         a streak at 12 m/s: 1.03 of the cloth's light); the black 8, which no colour tells
         from it, rolling at 2.6 m/s showed 0.58 (fresh 14's 392). (`cloth`: _cloth_under.)"""
         light = [y_half[self._middle(disc, y_half.shape)] for disc in discs]
-        middle = np.array([float(y.mean()) if y.size else 0.0 for y in light])
+        middle = np.array([_mean(y) if y.size else 0.0 for y in light])
         return middle < CUE_BALL_DIMMEST * cloth[:, 2]
 
     def _motions(self, t: float) -> tuple[Motion, ...]:
@@ -1677,21 +1681,36 @@ class Tracker:
         ]
         if not moving:
             return ()
-        now = np.array([tr.xy for tr in moving])
-        later = now + np.array([tr.velocity for tr in moving]) * 0.01
-        here, there = np.split(_half_res(self._pixels(np.vstack([now, later]))), 2)
         scale = self.radius_px / 2 / BALL_RADIUS_MM  # half-resolution pixels per mm
-        return tuple(
+        keys = [
+            (
+                *tr.xy.tolist(),
+                *tr.velocity.tolist(),
+                tr.speed * (t - tr.t) * scale if self._streaking_unseen(tr, t) else 0.0,
+                not tr.cloth_coloured,
+            )
+            for tr in moving
+        ]
+        # (Kept: a ball at rest is the same motion frame after frame.)
+        return tuple(_kept(self._motion_cache, keys, self._motions_of))
+
+    def _motions_of(self, keys: list[MotionKey]) -> list[Motion]:
+        """Motions of (x, y, vx, vy, reach, streaks) in table millimetres (reach in
+        half-resolution pixels)."""
+        now = np.array([key[:2] for key in keys])
+        later = now + np.array([key[2:4] for key in keys]) * 0.01
+        here, there = np.split(_half_res(self._pixels(np.vstack([now, later]))), 2)
+        return [
             Motion(
                 float(a[0]),
                 float(a[1]),
                 float(b[0] - a[0]) * 100,
                 float(b[1] - a[1]) * 100,
-                tr.speed * (t - tr.t) * scale if self._streaking_unseen(tr, t) else 0.0,
-                streaks=not tr.cloth_coloured,
+                reach,
+                streaks=streaks,
             )
-            for tr, a, b in zip(moving, here, there, strict=True)
-        )
+            for (*_, reach, streaks), a, b in zip(keys, here, there, strict=True)
+        ]
 
     @staticmethod
     def _streaking_unseen(track: Track, t: float) -> bool:
@@ -2443,6 +2462,12 @@ def _half_res(pixels: NDArray[np.float64]) -> NDArray[np.float64]:
     """Full-resolution pixel positions in half resolution (its pixel i is full 2i and
     2i + 1, centred at 2i + 0.5)."""
     return np.asarray((pixels + 0.5) / 2 - 0.5)
+
+
+def _mean(pixels: U8) -> float:
+    """The mean of a few 8-bit pixels, as ndarray.mean() gives it (their sum is exact) at a
+    fifth of its cost: balls' middles are measured many times a frame."""
+    return float(cv2.sumElems(pixels)[0]) / pixels.size
 
 
 def _difference(now: tuple[U8, U8, U8], against: tuple[U8, U8, U8]) -> U8:
