@@ -209,6 +209,22 @@ def test_a_dark_pocket_opening_is_not_taken_for_the_8() -> None:
     assert np.hypot(*(ball_at(tracker, 8) - (1900.0, 800.0))) < 10.0
 
 
+def test_the_8_beside_a_side_pocket_clear_of_the_cushion_is_a_ball_not_its_opening() -> None:
+    # Fresh 28's 737: the 8 rested 49 mm off the right cushion, 53 mm along from the side
+    # pocket's middle: in reach of the mouth, dark and colourless, it was taken for the hole
+    # at the first rest and never tracked.
+    black = (18, 18, 18)
+    spot = (CALIBRATION.table.length / 2 - 53.0, CALIBRATION.table.width - 78.0)
+    image = picture({(1500.0, 640.0): WHITE, (600.0, 300.0): RED})
+    px, py = np.round(CALIBRATION.to_image(np.array([spot]))[0]).astype(int)
+    radius = round(CALIBRATION.ball_radius_px())
+    cv2.circle(image, (px, py), radius, black, -1, cv2.LINE_AA)
+    cv2.circle(image, (px - 2, py - 2), 1, (255, 255, 255), -1)
+    tracker = Tracker(CALIBRATION, ("cue", 3, 8))
+    tracker.update(0.0, Planes.from_bgr(image))
+    assert np.hypot(*(ball_at(tracker, 8) - spot)) < 10.0
+
+
 def test_a_ball_struck_away_from_a_pocket_is_not_followed_into_its_dark_opening() -> None:
     # The cue ball beside a corner, struck away from it: the stroke changes the picture over
     # the pocket's dark opening as the ball, blurred, is lost for a frame or two.
