@@ -632,7 +632,13 @@ class Tracker:
             centre = self._pixel(predicted)
             if self._covered(centre, detections.occluders):
                 continue
-            reach_mm = 2 * BALL_RADIUS_MM + max(track.speed, FAINT_SEARCH_SPEED_MM_S) * unseen
+            # (Hit, and not seen going since, it goes no faster than its hitter came: fresh
+            # 28's 740, the maroon 7 on red cloth struck at 3 m/s, was out of a search at
+            # walking pace by a frame. Once seen going, its own pace tells: fresh 22's 584,
+            # the 4 a second after it was hit, took a spot of cloth 600 mm off.)
+            hit = track.reached_speed if track.reached_at is not None and not track.moving else 0.0
+            pace = max(track.speed, FAINT_SEARCH_SPEED_MM_S, hit)
+            reach_mm = 2 * BALL_RADIUS_MM + pace * unseen
             reach = reach_mm * self.radius_px / BALL_RADIUS_MM / 2  # half-resolution pixels
             # The window holds the cloth around the farthest place it may be, too: a spot
             # is judged against its ring, and the window's cloth sets the noise level.
