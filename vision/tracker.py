@@ -2275,7 +2275,23 @@ class Tracker:
         if not self.at_a_pocket(track):
             return False
         assert track.missing_since is not None
+        if track.moving and not self._headed_into_a_mouth(track):
+            # Going away from every pocket whose mouth it is in (fresh 29's 761: the cue ball,
+            # resting 87 mm from a corner, struck out of it, its first step a few millimetres,
+            # hidden by the cue following through: held to coming back out of the mouth at
+            # that pace, it was lost across the table for 2.7 s).
+            return False
         return track.moving or self._in_play(track) or t - track.missing_since > MISSING_REACH_S
+
+    def _headed_into_a_mouth(self, track: Track) -> bool:
+        """Whether a ball's velocity takes it towards a pocket whose mouth it is in."""
+        x, y = float(track.xy[0]), float(track.xy[1])
+        vx, vy = float(track.velocity[0]), float(track.velocity[1])
+        return any(
+            (px - x) * vx + (py - y) * vy > 0
+            for px, py, reach in self._mouths
+            if math.hypot(px - x, py - y) <= reach
+        )
 
     def _dropped(self, track: Track, t: float) -> bool:
         """Lost in a pocket's mouth on its way, and felt by the pocket's sensor or out of
