@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -2287,11 +2287,7 @@ class Tracker:
         """Whether a ball's velocity takes it towards a pocket whose mouth it is in."""
         x, y = float(track.xy[0]), float(track.xy[1])
         vx, vy = float(track.velocity[0]), float(track.velocity[1])
-        return any(
-            (px - x) * vx + (py - y) * vy > 0
-            for px, py, reach in self._mouths
-            if math.hypot(px - x, py - y) <= reach
-        )
+        return any((px - x) * vx + (py - y) * vy > 0 for px, py in self._mouths_around(track.xy))
 
     def _dropped(self, track: Track, t: float) -> bool:
         """Lost in a pocket's mouth on its way, and felt by the pocket's sensor or out of
@@ -2318,8 +2314,12 @@ class Tracker:
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""
+        return any(True for _ in self._mouths_around(xy))
+
+    def _mouths_around(self, xy: NDArray[np.float64]) -> Iterator[tuple[float, float]]:
+        """The points of the pockets in (or a ball's width from) whose mouth a table point is."""
         x, y = float(xy[0]), float(xy[1])
-        return any(math.hypot(px - x, py - y) <= reach for px, py, reach in self._mouths)
+        return ((px, py) for px, py, reach in self._mouths if math.hypot(px - x, py - y) <= reach)
 
     def _not_openings(
         self, discs: list[Disc], planes: Planes, y_half: U8, t: float
