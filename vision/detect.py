@@ -29,6 +29,10 @@ FULL_WEIGHT = 3.0
 WHOLE_PIXELS_PERCENTILE = 75.0
 # A blob holds whole balls when k discs cover this much of it.
 MIN_DISC_COVER = 0.72
+# ...or this, round the one ball the tracker has in motion there, blurred by up to a radius
+# along its path (fresh 30's 775: the cue ball struck at 6 m/s seen as 0.69 of a disc, and
+# so as a cue).
+BLURRED_DISC_COVER = 0.6
 # ...and each centre lies this deep inside it, in radii (a cue is thinner than a ball).
 MIN_DEPTH = 0.6
 MAX_CLUSTER = 15
@@ -164,6 +168,8 @@ def detect(
                 blur = max(speeds) * LONGEST_EXPOSURE_S / radius_half
                 blob.gap_radii = max(MOTION_GAP_RADII, MIN_GAP_RADII - blur)
         else:
+            if known == 1 and (inside[0].vx or inside[0].vy) and _blurs(inside[0], radius_half):
+                blob.min_cover = BLURRED_DISC_COVER
             streaking = [
                 m for m in moving if m.streaks and _is_streak_of(blob, m, radius_half, origin)
             ]
@@ -212,7 +218,7 @@ def detect(
             cover = 1.0  # a streak is one ball spread along its path, not a disc
         # A cluster whose count came out one too many has a thin centre at its edge; a cue or
         # an arm is mostly thin centres.
-        balls = blob.balls and cover >= MIN_DISC_COVER and sum(thick) >= 0.75 * len(thick)
+        balls = blob.balls and cover >= blob.min_cover and sum(thick) >= 0.75 * len(thick)
         if not balls:
             outline = blob.contour.astype(np.float32) + np.array([ox, oy], np.float32)
             occluders.append(Occluder(outline * 2 + 0.5))
@@ -375,6 +381,7 @@ class _Blob:
     # was expected.
     blurred_near: tuple[float, float] | None = None
     known: bool = False  # its count is the balls the tracker knows are in it
+    min_cover: float = MIN_DISC_COVER  # how much of it its discs cover, if it holds balls
     # How near (radii) two of its balls' centres may be found in motion.
     gap_radii: float = MOTION_GAP_RADII
     # When the cloth's edge cuts it: how far inside it each pixel of its box is, measured to

@@ -134,6 +134,10 @@ STRUCK_AHEAD_S = 0.25
 # The cue's way back from the spot is taken from what covers it between these many ball
 # radii of its middle (the tip, the shaft, the bridge hand), not from the ball's own edge.
 CUE_SIDE_RADII = (1.5, 8.0)
+CUE_REACH_MM = (CUE_SIDE_RADII[1] + 1) * BALL_RADIUS_MM  # from the spot to the bridge hand
+# Seen at rest, the cue ball has the cue aimed at it when a cue's outline comes this many
+# radii from its middle (the tip nearer still merges with the ball's own blob).
+AIMED_REACH_RADII = 3.0
 MAX_COLOUR_GAP = 22.0
 # A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
 # a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
@@ -215,8 +219,8 @@ class Track:
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     reached_from: NDArray[np.float64] | None = None  # ...where that ball was then
     reached_speed: float = 0.0  # ...and how fast it went (0: pushed through a frozen ball)
-    # The cue ball lost at rest under the cue: a point back along the cue, and when it was
-    # last seen over the spot.
+    # The cue ball at rest with the cue over it (lost under it) or aimed at it: a point back
+    # along the cue, and when it was last seen there.
     cue_from: NDArray[np.float64] | None = None
     cue_from_t: float = -1e9
     hidden_at_rest: float | None = None  # went out of sight on its spot then, found moving
@@ -354,7 +358,7 @@ class Tracker:
             (planes, y_half),
         )
         self._reveal_unchanged(t, changed_mask)
-        self._note_the_cue_over_the_cue_ball(t, detections.occluders)
+        self._note_the_cue_at_the_cue_ball(t, detections.occluders)
         self._recent[-1] = (t, (y_half, planes.u, planes.v), detections.occluders)
         observation = self._observe(
             t, detections.occluders, changed=True, moving=motion is not None
@@ -1842,7 +1846,10 @@ class Tracker:
         towards the spot in its first moments, with no cushion or ball ahead to turn it,
         followed the tip (fresh 7's 218: the cue ball, struck along a cushion, unseen in its
         first frame, the tip seen 300 mm behind it): it is put back on its spot, struck and
-        out of sight, to be found anywhere it can have gone but on the tip."""
+        out of sight, to be found anywhere it can have gone but on the tip. So did one whose
+        step off its spot went back along the cue aimed at it, with nothing ahead it could
+        have come back off (fresh 30's 775: the cue's pale tip, 19 mm back, taken for the
+        ball struck 49 mm ahead, then pieces of the shaft drawn back)."""
         rest = track.rest_xy
         if (
             track.key != "cue"
@@ -1854,15 +1861,23 @@ class Tracker:
                 track.hidden_at_rest is not None
                 and track.left_at - track.hidden_at_rest > FIRST_STEPS_S
             )
-            or track.missing_since is not None
             or not len(found)
         ):
             return None
+        on_it = np.hypot(*(found - track.xy).T) < BALL_RADIUS_MM
+        if (
+            track.cue_from is not None
+            and _back_towards(rest, track.cue_from, track.xy[None, :], MOVED_MM).any()
+        ):
+            # (Under the cue now or not: where it was last found is no way a struck ball goes.)
+            if not self._struck_clear(track, t):
+                return None
+            track.xy, track.velocity = rest.copy(), np.zeros(2)
+            return np.asarray(on_it | self._along_the_cue(track, found))
         gone = float(np.hypot(*(track.xy - rest)))
-        if gone <= MOVED_MM:
+        if track.missing_since is not None or gone <= MOVED_MM:
             return None
         heading = (track.xy - rest) / gone
-        on_it = np.hypot(*(found - track.xy).T) < BALL_RADIUS_MM
         back = (found - rest) @ heading < gone - MOVED_MM
         if not (on_it & back).any() or (on_it & ~back).any():
             return None
@@ -1990,22 +2005,26 @@ class Tracker:
         near ahead: off it the ball comes straight back along the cue (fresh 21's 571, the
         cue ball struck into the cushion 50 mm ahead; fresh 17's 472, into the 7 59 mm
         ahead), while the cue lingers over its spot."""
-        reach = (CUE_SIDE_RADII[1] + 1) * BALL_RADIUS_MM
-        if (
-            track.cue_from is None
-            or track.rest_xy is None
-            or t - track.cue_from_t > STRUCK_AHEAD_S
-            or track.moving
-            or self._in_play(track)
-        ):
+        if track.moving or self._in_play(track) or not self._struck_clear(track, t):
             return np.zeros(len(found), bool)
+        return self._along_the_cue(track, found)
+
+    def _along_the_cue(self, track: Track, found: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Which detections lie back along the cue from the cue ball's spot, as far as the
+        bridge hand."""
+        assert track.rest_xy is not None and track.cue_from is not None
+        near = np.hypot(*(found - track.rest_xy).T) <= CUE_REACH_MM
+        return np.asarray(near & _back_towards(track.rest_xy, track.cue_from, found))
+
+    def _struck_clear(self, track: Track, t: float) -> bool:
+        """Whether the cue was at the cue ball's spot just now and nothing (a cushion, a
+        ball) lies as near ahead of it, off which it could come straight back."""
+        if track.cue_from is None or track.rest_xy is None or t - track.cue_from_t > STRUCK_AHEAD_S:
+            return False
         rest = track.rest_xy
         way = rest - track.cue_from
-        ahead = rest + way / max(float(np.hypot(*way)), 1e-9) * reach
-        if self._way_blocked(track, rest, ahead, where_they_rested=True):
-            return np.zeros(len(found), bool)
-        near = np.hypot(*(found - rest).T) <= reach
-        return np.asarray(near & _back_towards(rest, track.cue_from, found))
+        ahead = rest + way / max(float(np.hypot(*way)), 1e-9) * CUE_REACH_MM
+        return not self._way_blocked(track, rest, ahead, where_they_rested=True)
 
     def _way_blocked(
         self,
@@ -2030,21 +2049,16 @@ class Tracker:
             )
         )
 
-    def _note_the_cue_over_the_cue_ball(self, t: float, occluders: tuple[Occluder, ...]) -> None:
-        """Where the cue over the spot of the cue ball, lost there at rest, comes from: the
-        middle of what covers it round the spot (the shaft and the bridge hand lie back
-        along the cue from the tip)."""
+    def _note_the_cue_at_the_cue_ball(self, t: float, occluders: tuple[Occluder, ...]) -> None:
+        """Where the cue over the spot of the cue ball, lost there at rest, or aimed at it
+        seen there, comes from: the middle of what covers it round the spot (the shaft and
+        the bridge hand lie back along the cue from the tip)."""
         track = next((tr for tr in self.tracks.values() if tr.key == "cue"), None)
-        if (
-            track is None
-            or track.missing_since is None
-            or track.rest_xy is None
-            or track.moving
-            or self._in_play(track)
-        ):
+        if track is None or track.rest_xy is None or track.moving or self._in_play(track):
             return
         spot = self._pixel(track.rest_xy)
-        over = [o.outline for o in occluders if o.distance(*map(float, spot)) > -self.radius_px]
+        within = (1.0 if track.missing_since is not None else AIMED_REACH_RADII) * self.radius_px
+        over = [o.outline for o in occluders if o.distance(*map(float, spot)) > -within]
         # (A shorter blob may be the ball itself, struck, merged with the tip behind it.)
         reach = max((float(np.hypot(*(o - spot).reshape(-1, 2).T).max()) for o in over), default=0)
         if reach < OCCLUDER_REACH_RADII * self.radius_px:

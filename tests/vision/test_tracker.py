@@ -483,6 +483,34 @@ def test_a_cue_ball_struck_hard_is_not_left_for_the_cue_tip_behind_it() -> None:
     assert abs(ball_at(tracker, "cue")[0] - x) < 15.0
 
 
+def test_a_cue_ball_struck_away_from_the_cue_aimed_at_it_is_not_left_on_the_cue_s_tip() -> None:
+    # Fresh 30's 775: the cue aimed at the cue ball from behind; struck, the ball is 49 mm on
+    # by the next frame, and the cue's white ferrule (a ball wide seen end on, the shaft thin
+    # behind it) 19 mm back from its spot, and nearer: taken for the ball, which went on
+    # unseen while the track went back up the shaft. A ball struck by a cue goes away from it.
+    spot, hit = (1200.0, 640.0), 10
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    radius = CALIBRATION.ball_radius_px()
+    x = spot[0]
+    for i in range(20):
+        after = i - hit
+        x = spot[0] - (0.0 if after < 0 else 65.0 + 100.0 * after)  # 6 m/s
+        # (Aimed from frame 3, stroked back and forth, then following through.)
+        tip = spot[0] + (
+            BALL_RADIUS_MM + 40.0 + 15.0 * (i % 2) if after < 0 else 19.0 + 10.0 * after
+        )
+        image = picture({(x, spot[1]): WHITE, (600.0, 300.0): RED})
+        ends = CALIBRATION.to_image(np.array([[tip, spot[1]], [tip + 900.0, spot[1]]]))
+        near, far = (tuple(np.round(p).astype(int)) for p in ends)
+        shaft = round(0.7 * radius) if after < 0 else 1
+        if i >= 3:
+            cv2.line(image, near, far, (150, 200, 230), shaft, cv2.LINE_AA)
+        if after >= 0:
+            cv2.circle(image, near, round(0.9 * radius), WHITE, -1, cv2.LINE_AA)
+        tracker.update(i / 60, Planes.from_bgr(image))
+    assert abs(ball_at(tracker, "cue")[0] - x) < 15.0
+
+
 def test_a_cue_ball_drawn_back_off_the_ball_it_hit_is_followed_back() -> None:
     # At 3 m/s into the 3, and back at 2.4 m/s with draw: turned back by the ball it met.
     spot, hit = (1200.0, 640.0), 12
