@@ -991,7 +991,11 @@ class Tracker:
                     and t - track.reached_at <= JUST_HIT_S
                     and track.reached_speed * dt > BALL_RADIUS_MM
                 ) or self._by_the_vanished_cue_ball(track, t)
-                weight = STRUCK_DISTANCE_WEIGHT if struck_unseen or lost_going or just_hit else 1.0
+                # (Lost in a pocket's mouth, it comes back out where it went in, if at all: how
+                # far from there does say (fresh 30's 796: the 6, hit hard into a corner, took
+                # the cue ball back off the cushion 118 mm away, rather than its own track 27.)
+                anywhere = (struck_unseen or lost_going or just_hit) and not at_a_pocket
+                weight = STRUCK_DISTANCE_WEIGHT if anywhere else 1.0
                 cost[row] = np.where(allowed, weight * dist + unlike * MM_PER_COLOUR_UNIT, np.inf)
             cost[:, list(again.values())] = np.inf
             pairs += [(rows[row], col) for row, col in assign(cost, max_cost=1e12)]
@@ -1361,10 +1365,18 @@ class Tracker:
         (`looks`: each detection's, from look_at).
 
         No ball appears on its own during a shot, so a ball at rest that no track explains
-        is one the tracker lost on the way (behind an arm, in a crowd).
+        is one the tracker lost on the way (behind an arm, in a crowd). An object ball lost in
+        a pocket's mouth that the pocket's sensor felt drop since is in the pocket (fresh 30's
+        796: the 6, potted, found again as a pale patch of cloth, later taken for the 1); the
+        cue ball comes back, in hand.
         """
         rows = [r for r in range(len(tids)) if r not in {p[0] for p in pairs}]
-        rows = [r for r in rows if self.tracks[tids[r]].missing_since is not None]
+        rows = [
+            r
+            for r in rows
+            if self.tracks[tids[r]].missing_since is not None
+            and (self.tracks[tids[r]].key == "cue" or not self.felt_dropping(self.tracks[tids[r]]))
+        ]
         cols = [c for c in range(len(colours)) if c not in {p[1] for p in pairs}]
         if not rows or not cols:
             return []
