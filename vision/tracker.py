@@ -139,6 +139,11 @@ CUE_REACH_MM = (CUE_SIDE_RADII[1] + 1) * BALL_RADIUS_MM  # from the spot to the 
 # radii from its middle (the tip nearer still merges with the ball's own blob).
 AIMED_REACH_RADII = 3.0
 MAX_COLOUR_GAP = 22.0
+# A ball rolling on its own looking this much like itself at rest is taken to look as it does
+# then (Track.rolling_colour); nearer its limit, it may be something else of a like colour
+# (fresh 25's 651: the red 3 on red cloth, lost in a pocket, taken on the pale cue withdrawn
+# there, at 19–20: followed on that look, it went on across the table).
+ROLLING_COLOUR_GAP = MAX_COLOUR_GAP / 2
 # A ball's chroma grows and fades with the light on it, as it rolls from a dim corner into
 # a lamp's hot spot: its colour is matched as seen in these lights relative to its rest.
 LIGHT_CHANGES = np.array([0.7, 0.85, 1.0, 1.2, 1.45])
@@ -211,6 +216,11 @@ class Track:
     roll: Roll = field(default_factory=Roll)  # what its looks showed in motion since
     colour: NDArray[np.float64] | None = None  # mean (U, V) of its disc at rest
     colour_light: float = 1.0  # the cloth's Y where it rested then (the light it was seen in)
+    # ...and as last seen rolling on its own since, looking like itself at rest: its hue
+    # drifts with the light beyond what a change of brightness explains (a yellow 1 rolling
+    # into a lamp's hot spot turns from orange to lemon), so it is matched against that too.
+    rolling_colour: NDArray[np.float64] | None = None
+    rolling_light: float = 1.0
     look_t: float = -1e9  # when its look was last taken
     # Hard to see once it moves: found at rest only by its darkness or as a faint disc, or
     # of the cloth's colour (looked for where it should be when it is not found there).
@@ -843,6 +853,9 @@ class Tracker:
         rows = [tid for tid in candidates if tid not in again]
         pairs = list(again.items())
         anchored: set[int] = set()  # object balls at rest that no ball in motion could reach
+        # Each row's colour gaps from its colour at rest, and the cloth under each detection.
+        as_at_rest: NDArray[np.float64] | None = None
+        cloth_under = np.zeros((len(found), 3))
         if rows and len(found):
             # (Where each was found in the image: no need to take its table point back there.)
             cloth_under = self._cloth_at(np.array([(d.x, d.y) for d in detections.discs]))
@@ -850,8 +863,10 @@ class Tracker:
             dim: NDArray[np.bool_] | None = None  # worked out only for the cue ball's track
             cost = np.full((len(rows), len(found)), np.inf)
             # Two balls meeting swap places along their paths; their colours do not.
-            unlikes = self._colour_gaps(
-                [self.tracks[tid] for tid in rows], colours, cloth_under, blur=MOTION_BLUR_MIX
+            row_tracks = [self.tracks[tid] for tid in rows]
+            as_at_rest = self._colour_gaps(row_tracks, colours, cloth_under, MOTION_BLUR_MIX)
+            unlikes = self._or_as_rolling(
+                row_tracks, as_at_rest, colours, cloth_under, MOTION_BLUR_MIX
             )
             for row, tid in enumerate(rows):
                 track = self.tracks[tid]
@@ -1044,6 +1059,16 @@ class Tracker:
             matched_tracks.add(tid)
             matched_found.add(col)
             disc = track.disc = detections.discs[col]
+            if (
+                as_at_rest is not None
+                and tid in rows
+                and track.moving
+                and not track.faint
+                and disc.cluster == 1
+                and not (disc.streak or disc.dark)
+                and as_at_rest[rows.index(tid), col] <= ROLLING_COLOUR_GAP
+            ):
+                track.rolling_colour, track.rolling_light = colours[col], float(cloth_under[col, 2])
             if (
                 looks_from is not None
                 and self.cloth is not None
@@ -1281,6 +1306,7 @@ class Tracker:
         track.colour = self._colours([disc], planes)[0]
         cloth_here = self._cloth_under(track.xy[None, :])
         track.colour_light = float(cloth_here[0, 2])
+        track.rolling_colour = None
         # (By its chroma only when it is mostly coloured: white and black have none, yet stand
         # out of any cloth by their brightness.)
         track.cloth_coloured = look.colour >= COLOURED_LOOK and bool(
@@ -1625,33 +1651,42 @@ class Tracker:
         """
         gaps = np.zeros((len(tracks), len(colours)))
         known = [i for i, track in enumerate(tracks) if track.colour is not None]
-        if not known or not len(colours):
-            return gaps
-        # Around the light each rested in, and around the change of light the cloth shows
-        # from there to where each is (which a pocket's dark mouth or a cushion's shade,
-        # taken into the cloth's light nearby, overstates). (All tracks at once.)
-        stripes = np.array([tracks[i].key in STRIPES for i in known])
-        base = (
-            np.where(stripes[:, None], STRIPE_LIGHTS, SOLID_LIGHTS_AS_STRIPES)
-            if stripes.any()
-            else np.tile(LIGHT_CHANGES, (len(known), 1))
+        if known and len(colours):
+            gaps[known] = _colour_gaps_from(
+                np.array([tracks[i].colour for i in known]),
+                np.array([tracks[i].colour_light for i in known]),
+                np.array([tracks[i].key in STRIPES for i in known]),
+                colours,
+                cloth,
+                blur,
+            )
+        return gaps
+
+    @staticmethod
+    def _or_as_rolling(
+        tracks: Sequence[Track],
+        at_rest: NDArray[np.float64],
+        colours: NDArray[np.float64],
+        cloth: NDArray[np.float64],
+        blur: float,
+    ) -> NDArray[np.float64]:
+        """The colour gaps `at_rest` (_colour_gaps), or from each track's colour as last seen
+        rolling (Track.rolling_colour) where that is nearer."""
+        rows = [i for i, track in enumerate(tracks) if track.rolling_colour is not None]
+        if not rows or not len(colours):
+            return at_rest
+        gaps = at_rest.copy()
+        gaps[rows] = np.minimum(
+            at_rest[rows],
+            _colour_gaps_from(
+                np.array([tracks[i].rolling_colour for i in rows]),
+                np.array([tracks[i].rolling_light for i in rows]),
+                np.array([tracks[i].key in STRIPES for i in rows]),
+                colours,
+                cloth,
+                blur,
+            ),
         )
-        light = np.array([tracks[i].colour_light for i in known])
-        colour = np.array([tracks[i].colour for i in known])  # (tracks, 2)
-        ratio = cloth[None, :, 2] / light[:, None]  # (tracks, detections)
-        lights = np.concatenate(
-            [
-                np.repeat(base[:, :, None], len(cloth), axis=2),
-                base[:, :, None] * ratio[:, None, :],
-            ],
-            axis=1,
-        )  # (tracks, lights, detections)
-        ball = lights[..., None] * colour[:, None, None, :]  # (tracks, lights, detections, 2)
-        span = cloth[None, None, :, :2] - ball
-        length2 = np.maximum((span * span).sum(axis=3), 1e-9)
-        along = np.clip(((colours[None, None] - ball) * span).sum(axis=3) / length2, 0.0, blur)
-        miss = colours[None, None] - ball - along[..., None] * span
-        gaps[known] = np.sqrt((miss * miss).sum(axis=3).min(axis=1))
         return gaps
 
     def _middle(self, disc: Disc, shape: tuple[int, ...]) -> tuple[slice, slice]:
@@ -2482,6 +2517,39 @@ class Tracker:
             visible = track.missing_since is None
             positions[tid] = (float(track.xy[0]), float(track.xy[1])) if visible else None
         return Observation(t, positions, occluders, changed, moving)
+
+
+def _colour_gaps_from(
+    colour: NDArray[np.float64],
+    light: NDArray[np.float64],
+    stripes: NDArray[np.bool_],
+    colours: NDArray[np.float64],
+    cloth: NDArray[np.float64],
+    blur: float,
+) -> NDArray[np.float64]:
+    """Tracker._colour_gaps from balls of `colour` (k, 2) seen in the cloth's `light` (k,)."""
+    # Around the light each was seen in, and around the change of light the cloth shows from
+    # there to where each is (which a pocket's dark mouth or a cushion's shade, taken into
+    # the cloth's light nearby, overstates). (All balls at once.)
+    base = (
+        np.where(stripes[:, None], STRIPE_LIGHTS, SOLID_LIGHTS_AS_STRIPES)
+        if stripes.any()
+        else np.tile(LIGHT_CHANGES, (len(colour), 1))
+    )
+    ratio = cloth[None, :, 2] / light[:, None]  # (balls, detections)
+    lights = np.concatenate(
+        [
+            np.repeat(base[:, :, None], len(cloth), axis=2),
+            base[:, :, None] * ratio[:, None, :],
+        ],
+        axis=1,
+    )  # (balls, lights, detections)
+    ball = lights[..., None] * colour[:, None, None, :]  # (balls, lights, detections, 2)
+    span = cloth[None, None, :, :2] - ball
+    length2 = np.maximum((span * span).sum(axis=3), 1e-9)
+    along = np.clip(((colours[None, None] - ball) * span).sum(axis=3) / length2, 0.0, blur)
+    miss = colours[None, None] - ball - along[..., None] * span
+    return np.asarray(np.sqrt((miss * miss).sum(axis=3).min(axis=1)))
 
 
 def _back_towards(

@@ -322,6 +322,26 @@ def test_a_ball_rolling_from_a_dim_corner_into_the_light_is_followed() -> None:
     assert abs(ball_at(tracker, 1)[0] - x) < 10.0
 
 
+def test_a_ball_whose_hue_turns_as_it_rolls_into_another_light_is_followed() -> None:
+    # Fresh 30's 796: the yellow 1, at rest orange in a warm dim light, rolled into a lamp's
+    # hot spot and showed lemon: twice the chroma one way, none more the other, which no
+    # change of brightness from its look at rest explains. It was lost in plain sight, and
+    # its shot's cushions with it. From frame to frame its look changes little.
+    tracker = Tracker(CALIBRATION, ("cue", 1))
+    orange, lemon = np.array([20.0, 150.0, 230.0]), np.array([20.0, 240.0, 240.0])  # BGR
+    lost = 0
+    for i in range(60):
+        x = 300.0 + 20.0 * max(i - 10, 0)  # 1.2 m/s from frame 10
+        turned = min(max(i - 10, 0) / 40, 1.0)
+        b, g, r = (int(c) for c in np.round(orange + (lemon - orange) * turned))
+        cue = stun_shot((300.0, 500.0), (20.0, 0.0), i, 10)
+        tracker.update(i / 60, frame({cue: WHITE, (x, 500.0): (b, g, r)}))
+        (track,) = [t for t in tracker.tracks.values() if t.key == 1]
+        lost += track.missing_since is not None
+    assert lost == 0
+    assert abs(ball_at(tracker, 1)[0] - x) < 10.0
+
+
 def test_a_ball_hit_out_of_sight_is_not_found_back_where_its_hitter_came_from() -> None:
     # Fresh 9's 266: the cue ball breaks into the 3, which is lost from sight (a blur) the
     # frame before it is hit; something of its colour shows back on the cue ball's side (a
