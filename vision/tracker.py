@@ -1652,14 +1652,7 @@ class Tracker:
         gaps = np.zeros((len(tracks), len(colours)))
         known = [i for i, track in enumerate(tracks) if track.colour is not None]
         if known and len(colours):
-            gaps[known] = _colour_gaps_from(
-                np.array([tracks[i].colour for i in known]),
-                np.array([tracks[i].colour_light for i in known]),
-                np.array([tracks[i].key in STRIPES for i in known]),
-                colours,
-                cloth,
-                blur,
-            )
+            gaps[known] = _colour_gaps_from([tracks[i] for i in known], colours, cloth, blur)
         return gaps
 
     @staticmethod
@@ -1678,14 +1671,7 @@ class Tracker:
         gaps = at_rest.copy()
         gaps[rows] = np.minimum(
             at_rest[rows],
-            _colour_gaps_from(
-                np.array([tracks[i].rolling_colour for i in rows]),
-                np.array([tracks[i].rolling_light for i in rows]),
-                np.array([tracks[i].key in STRIPES for i in rows]),
-                colours,
-                cloth,
-                blur,
-            ),
+            _colour_gaps_from([tracks[i] for i in rows], colours, cloth, blur, rolling=True),
         )
         return gaps
 
@@ -2520,21 +2506,24 @@ class Tracker:
 
 
 def _colour_gaps_from(
-    colour: NDArray[np.float64],
-    light: NDArray[np.float64],
-    stripes: NDArray[np.bool_],
+    tracks: Sequence[Track],
     colours: NDArray[np.float64],
     cloth: NDArray[np.float64],
     blur: float,
+    rolling: bool = False,
 ) -> NDArray[np.float64]:
-    """Tracker._colour_gaps from balls of `colour` (k, 2) seen in the cloth's `light` (k,)."""
+    """Tracker._colour_gaps from each track's colour at rest, or as last seen `rolling` (for
+    tracks that have one)."""
+    colour = np.array([t.rolling_colour if rolling else t.colour for t in tracks])
+    light = np.array([t.rolling_light if rolling else t.colour_light for t in tracks])
+    stripes = np.array([t.key in STRIPES for t in tracks])
     # Around the light each was seen in, and around the change of light the cloth shows from
     # there to where each is (which a pocket's dark mouth or a cushion's shade, taken into
     # the cloth's light nearby, overstates). (All balls at once.)
     base = (
         np.where(stripes[:, None], STRIPE_LIGHTS, SOLID_LIGHTS_AS_STRIPES)
         if stripes.any()
-        else np.tile(LIGHT_CHANGES, (len(colour), 1))
+        else np.tile(LIGHT_CHANGES, (len(tracks), 1))
     )
     ratio = cloth[None, :, 2] / light[:, None]  # (balls, detections)
     lights = np.concatenate(
