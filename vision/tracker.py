@@ -13,7 +13,7 @@ import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -864,9 +864,8 @@ class Tracker:
             cost = np.full((len(rows), len(found)), np.inf)
             # Two balls meeting swap places along their paths; their colours do not.
             row_tracks = [self.tracks[tid] for tid in rows]
-            as_at_rest = self._colour_gaps(row_tracks, colours, cloth_under, MOTION_BLUR_MIX)
-            unlikes = self._or_as_rolling(
-                row_tracks, as_at_rest, colours, cloth_under, MOTION_BLUR_MIX
+            as_at_rest, unlikes = self._colour_gaps_or_as_rolling(
+                row_tracks, colours, cloth_under, MOTION_BLUR_MIX
             )
             for row, tid in enumerate(rows):
                 track = self.tracks[tid]
@@ -1652,28 +1651,31 @@ class Tracker:
         gaps = np.zeros((len(tracks), len(colours)))
         known = [i for i, track in enumerate(tracks) if track.colour is not None]
         if known and len(colours):
-            gaps[known] = _colour_gaps_from([tracks[i] for i in known], colours, cloth, blur)
+            gaps[known] = _colour_gaps_from(
+                [_at_rest(tracks[i]) for i in known], colours, cloth, blur
+            )
         return gaps
 
     @staticmethod
-    def _or_as_rolling(
+    def _colour_gaps_or_as_rolling(
         tracks: Sequence[Track],
-        at_rest: NDArray[np.float64],
         colours: NDArray[np.float64],
         cloth: NDArray[np.float64],
         blur: float,
-    ) -> NDArray[np.float64]:
-        """The colour gaps `at_rest` (_colour_gaps), or from each track's colour as last seen
-        rolling (Track.rolling_colour) where that is nearer."""
-        rows = [i for i, track in enumerate(tracks) if track.rolling_colour is not None]
-        if not rows or not len(colours):
-            return at_rest
-        gaps = at_rest.copy()
-        gaps[rows] = np.minimum(
-            at_rest[rows],
-            _colour_gaps_from([tracks[i] for i in rows], colours, cloth, blur, rolling=True),
-        )
-        return gaps
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The colour gaps from each track's colour at rest (_colour_gaps), and the same or,
+        where nearer, from its colour as last seen rolling (Track.rolling_colour)."""
+        at_rest = np.zeros((len(tracks), len(colours)))
+        known = [i for i, track in enumerate(tracks) if track.colour is not None]
+        if not known or not len(colours):
+            return at_rest, at_rest
+        rolling = [i for i in known if tracks[i].rolling_colour is not None]
+        looks = [_at_rest(tracks[i]) for i in known] + [_as_rolling(tracks[i]) for i in rolling]
+        gaps = _colour_gaps_from(looks, colours, cloth, blur)  # (one call: numpy's overhead)
+        at_rest[known] = gaps[: len(known)]
+        nearer = at_rest.copy()
+        nearer[rolling] = np.minimum(at_rest[rolling], gaps[len(known) :])
+        return at_rest, nearer
 
     def _middle(self, disc: Disc, shape: tuple[int, ...]) -> tuple[slice, slice]:
         """The middle of a disc in a half-resolution plane of `shape`: its own colour and
@@ -2087,7 +2089,13 @@ class Tracker:
         seen there, comes from: the middle of what covers it round the spot (the shaft and
         the bridge hand lie back along the cue from the tip)."""
         track = next((tr for tr in self.tracks.values() if tr.key == "cue"), None)
-        if track is None or track.rest_xy is None or track.moving or self._in_play(track):
+        if (
+            not occluders
+            or track is None
+            or track.rest_xy is None
+            or track.moving
+            or self._in_play(track)
+        ):
             return
         spot = self._pixel(track.rest_xy)
         within = (1.0 if track.missing_since is not None else AIMED_REACH_RADII) * self.radius_px
@@ -2505,25 +2513,41 @@ class Tracker:
         return Observation(t, positions, occluders, changed, moving)
 
 
+class _BallLook(NamedTuple):
+    """A ball's colour (mean U, V) as seen in the cloth's light there, and whether a stripe."""
+
+    colour: NDArray[np.float64]
+    light: float
+    stripe: bool
+
+
+def _at_rest(track: Track) -> _BallLook:
+    assert track.colour is not None
+    return _BallLook(track.colour, track.colour_light, track.key in STRIPES)
+
+
+def _as_rolling(track: Track) -> _BallLook:
+    assert track.rolling_colour is not None
+    return _BallLook(track.rolling_colour, track.rolling_light, track.key in STRIPES)
+
+
 def _colour_gaps_from(
-    tracks: Sequence[Track],
+    looks: Sequence[_BallLook],
     colours: NDArray[np.float64],
     cloth: NDArray[np.float64],
     blur: float,
-    rolling: bool = False,
 ) -> NDArray[np.float64]:
-    """Tracker._colour_gaps from each track's colour at rest, or as last seen `rolling` (for
-    tracks that have one)."""
-    colour = np.array([t.rolling_colour if rolling else t.colour for t in tracks])
-    light = np.array([t.rolling_light if rolling else t.colour_light for t in tracks])
-    stripes = np.array([t.key in STRIPES for t in tracks])
+    """Tracker._colour_gaps from balls that look so (looks, detections)."""
+    colour = np.array([look.colour for look in looks])
+    light = np.array([look.light for look in looks])
+    stripes = np.array([look.stripe for look in looks])
     # Around the light each was seen in, and around the change of light the cloth shows from
     # there to where each is (which a pocket's dark mouth or a cushion's shade, taken into
     # the cloth's light nearby, overstates). (All balls at once.)
     base = (
         np.where(stripes[:, None], STRIPE_LIGHTS, SOLID_LIGHTS_AS_STRIPES)
         if stripes.any()
-        else np.tile(LIGHT_CHANGES, (len(tracks), 1))
+        else np.tile(LIGHT_CHANGES, (len(looks), 1))
     )
     ratio = cloth[None, :, 2] / light[:, None]  # (balls, detections)
     lights = np.concatenate(
