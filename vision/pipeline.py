@@ -146,6 +146,7 @@ class ShotDetector:
         self.tracker.settle(t, planes, after_shot=True)
         facts = self._facts()
         self.tracker.forget_gone()
+        self.tracker.end_shot(t)
         self._shot = None
         self._strike = None
         self._history.clear()
@@ -160,6 +161,7 @@ class ShotDetector:
             self.tracker.settle(self._last_t, self._exposure.apply(planes), after_shot=True)
         facts = self._facts()
         self.tracker.forget_gone()
+        self.tracker.end_shot(self._last_t)
         self._shot = None
         self._strike = None
         return [facts] if facts is not None else []

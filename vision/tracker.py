@@ -320,6 +320,7 @@ class Tracker:
         # (a 9 with its stripe turned under): any of them may be the one struck.
         self._cue_look_alikes: set[Track] = set()
         self._felt: dict[str, float] = {}  # when each pocket's sensor last felt a ball drop
+        self._felt_for_ended_shots = -math.inf  # pulses up to then were ended shots' drops
         # The last changed frame's windows (half-resolution boxes) and what they held: a ball
         # come to rest, or a spot a ball left, stays changed from the reference, frame after
         # frame, as it is.
@@ -2355,6 +2356,11 @@ class Tracker:
         """A pocket's sensor felt a ball drop."""
         self._felt[pocket] = t
 
+    def end_shot(self, t: float) -> None:
+        """A shot ended at `t`: the pulses felt so far were its balls dropping (its facts hold
+        them), not a ball still lost in a mouth dropping since."""
+        self._felt_for_ended_shots = t
+
     @property
     def has_sensors(self) -> bool:
         """Whether the table has pocket sensors: a pulse has come from one."""
@@ -2365,7 +2371,8 @@ class Tracker:
         if track.missing_since is None or not self.at_a_pocket(track):
             return False
         (pocket,), _ = self.calibration.table.nearest_pocket(track.xy.reshape(1, 2))
-        return self._felt.get(pocket, -math.inf) >= track.missing_since + PULSE_MATCH_S[0]
+        felt = self._felt.get(pocket, -math.inf)
+        return felt > self._felt_for_ended_shots and felt >= track.missing_since + PULSE_MATCH_S[0]
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""

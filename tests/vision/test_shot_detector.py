@@ -215,6 +215,38 @@ def test_a_cue_ball_put_down_by_hand_is_found_while_the_player_sways_over_the_ta
     assert visible(detector, 3)
 
 
+def test_after_a_scratch_its_pulse_starts_no_shot_and_the_cue_ball_put_down_is_found() -> None:
+    # Fresh 31's 805 and fresh 30's 796: the cue ball rolled into a corner and its pocket
+    # felt it drop; that shot over, the cue ball still lost in the mouth with that pulse
+    # after it was started one shot after another (struck straight in from the jaws, as
+    # far as a pulse could tell). Inside them the cue ball put down by hand with the player
+    # down on the shot at once, swaying, was not looked for.
+    detector = ShotDetector(CAL, ("cue", 3))
+    red = (1500.0, 640.0)
+    t, facts, pulsed = 0.0, [], False
+    for i in range(260):
+        k = max(i - 20, 0)  # struck at frame 20, into the head-left corner at 0.36 m/s
+        rolling = (400.0 - 6.0 * k, 200.0 - 3.0 * k)
+        balls: Balls = {red: RED}
+        arm = None
+        if rolling[0] > 60.0:
+            balls[rolling] = WHITE
+        elif not pulsed:
+            detector.on_pocket("HL", t)
+            pulsed = True
+        if 150 <= i < 170:
+            arm = (2000.0, 400.0)  # the hand putting it down
+        elif i >= 170:
+            balls[(2000.0, 400.0)] = WHITE
+            arm = (1200.0 + 40.0 * np.sin(i / 3), 500.0)
+        facts += detector.on_frame(t, frame(balls, arm=arm))
+        t += 1 / FPS
+    (shot,) = facts
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
+    (cue,) = visible(detector, "cue")
+    assert np.hypot(cue[0] - 2000.0, cue[1] - 400.0) < 10.0
+
+
 def test_a_ball_that_looks_just_like_the_cue_ball_and_leaves_its_spot_on_its_own_is_it() -> None:
     # Two white balls: the cue ball, and a 9 with its stripe turned under. Their names at rest
     # are a toss-up; the one the player strikes is the cue ball.
