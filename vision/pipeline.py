@@ -142,28 +142,27 @@ class ShotDetector:
         ) or t - self._shot[0].t > MAX_SHOT_S
         if not over:
             return []
+        return self._end_shot(t, planes)
+
+    def finish(self, planes: Planes | None = None) -> list[dict[str, Any]]:
+        """The facts of a shot still going on when the frames end (from the last frame)."""
+        if self._shot is None:
+            return []
+        exposed = None if planes is None or self._exposure is None else self._exposure.apply(planes)
+        return self._end_shot(self._last_t, exposed)
+
+    def _end_shot(self, t: float, planes: Planes | None) -> list[dict[str, Any]]:
+        """The shot's facts, the table looked at again at rest (in `planes`, when there is a
+        frame) and the tracker told the shot is over."""
         self._rename(self.tracker.rename_by_roll())
-        self.tracker.settle(t, planes, after_shot=True)
+        if planes is not None:
+            self.tracker.settle(t, planes, after_shot=True)
         facts = self._facts()
         self.tracker.forget_gone()
         self.tracker.end_shot(t)
         self._shot = None
         self._strike = None
         self._history.clear()
-        return [facts] if facts is not None else []
-
-    def finish(self, planes: Planes | None = None) -> list[dict[str, Any]]:
-        """The facts of a shot still going on when the frames end (from the last frame)."""
-        if self._shot is None:
-            return []
-        self._rename(self.tracker.rename_by_roll())
-        if planes is not None and self._exposure is not None:
-            self.tracker.settle(self._last_t, self._exposure.apply(planes), after_shot=True)
-        facts = self._facts()
-        self.tracker.forget_gone()
-        self.tracker.end_shot(self._last_t)
-        self._shot = None
-        self._strike = None
         return [facts] if facts is not None else []
 
     def tracked(self) -> list[TrackedBall]:

@@ -1397,11 +1397,12 @@ class Tracker:
         cue ball comes back, in hand.
         """
         rows = [r for r in range(len(tids)) if r not in {p[0] for p in pairs}]
+        lost = [(r, self.tracks[tids[r]]) for r in rows]
         rows = [
             r
-            for r in rows
-            if self.tracks[tids[r]].missing_since is not None
-            and (self.tracks[tids[r]].key == "cue" or not self.felt_dropping(self.tracks[tids[r]]))
+            for r, track in lost
+            if track.missing_since is not None
+            and (track.key == "cue" or not self.felt_dropping(track))
         ]
         cols = [c for c in range(len(colours)) if c not in {p[1] for p in pairs}]
         if not rows or not cols:
@@ -1649,13 +1650,7 @@ class Tracker:
         part of the line between the two that `blur` allows: a blurred cue ball is pale
         cloth, a hand is neither, and a ball of the cloth's colour is not a blurred other.
         """
-        gaps = np.zeros((len(tracks), len(colours)))
-        known = [i for i, track in enumerate(tracks) if track.colour is not None]
-        if known and len(colours):
-            gaps[known] = _colour_gaps_from(
-                [_at_rest(tracks[i]) for i in known], colours, cloth, blur
-            )
-        return gaps
+        return self._colour_gaps_or_as_rolling(tracks, colours, cloth, blur, rolling=False)[0]
 
     @staticmethod
     def _colour_gaps_or_as_rolling(
@@ -1663,19 +1658,22 @@ class Tracker:
         colours: NDArray[np.float64],
         cloth: NDArray[np.float64],
         blur: float,
+        rolling: bool = True,
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The colour gaps from each track's colour at rest (_colour_gaps), and the same or,
-        where nearer, from its colour as last seen rolling (Track.rolling_colour)."""
+        where nearer, from its colour as last seen rolling (Track.rolling_colour), if asked."""
         at_rest = np.zeros((len(tracks), len(colours)))
         known = [i for i, track in enumerate(tracks) if track.colour is not None]
         if not known or not len(colours):
             return at_rest, at_rest
-        rolling = [i for i in known if tracks[i].rolling_colour is not None]
-        looks = [_at_rest(tracks[i]) for i in known] + [_as_rolling(tracks[i]) for i in rolling]
+        seen = [i for i in known if rolling and tracks[i].rolling_colour is not None]
+        looks = [_at_rest(tracks[i]) for i in known] + [_as_rolling(tracks[i]) for i in seen]
         gaps = _colour_gaps_from(looks, colours, cloth, blur)  # (one call: numpy's overhead)
         at_rest[known] = gaps[: len(known)]
+        if not seen:
+            return at_rest, at_rest
         nearer = at_rest.copy()
-        nearer[rolling] = np.minimum(at_rest[rolling], gaps[len(known) :])
+        nearer[seen] = np.minimum(at_rest[seen], gaps[len(known) :])
         return at_rest, nearer
 
     def _middle(self, disc: Disc, shape: tuple[int, ...]) -> tuple[slice, slice]:
