@@ -191,9 +191,13 @@ class ShotDetector:
                     return True
             if not hidden:
                 return False
-            if self.tracker.felt_dropping(cue[0]):
+            if self.tracker.felt_dropping(cue[0]) and not self.tracker.lost_in_an_ended_shot(
+                cue[0]
+            ):
                 # Struck straight in from the jaws under the cue, never seen moving: the
-                # pocket's sensor felt it (fresh 7's 205, in the side pocket in 30 ms).
+                # pocket's sensor felt it (fresh 7's 205, in the side pocket in 30 ms). (Lost
+                # in the mouth before the last shot ended, it was that shot's scratch, its
+                # pulse late: fresh 32's 838, the shot over by sight 0.23 s before it came.)
                 self._strike = cue[0].missing_since
                 return True
             # Out of sight (under the cue, struck into a ball beside it): the first ball to

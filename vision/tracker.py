@@ -320,7 +320,7 @@ class Tracker:
         # (a 9 with its stripe turned under): any of them may be the one struck.
         self._cue_look_alikes: set[Track] = set()
         self._felt: dict[str, float] = {}  # when each pocket's sensor last felt a ball drop
-        self._felt_for_ended_shots = -math.inf  # pulses up to then were ended shots' drops
+        self._last_shot_end = -math.inf  # pulses up to then, and balls lost before, were its
         # The last changed frame's windows (half-resolution boxes) and what they held: a ball
         # come to rest, or a spot a ball left, stays changed from the reference, frame after
         # frame, as it is.
@@ -2357,7 +2357,12 @@ class Tracker:
     def end_shot(self, t: float) -> None:
         """A shot ended at `t`: the pulses felt so far were its balls dropping (its facts hold
         them), not a ball still lost in a mouth dropping since."""
-        self._felt_for_ended_shots = t
+        self._last_shot_end = t
+
+    def lost_in_an_ended_shot(self, track: Track) -> bool:
+        """Whether a ball out of sight went out of sight before the last shot ended: what
+        became of it was that shot's (its facts hold it), whenever its pulse comes."""
+        return track.missing_since is not None and track.missing_since < self._last_shot_end
 
     @property
     def has_sensors(self) -> bool:
@@ -2370,7 +2375,7 @@ class Tracker:
             return False
         (pocket,), _ = self.calibration.table.nearest_pocket(track.xy.reshape(1, 2))
         felt = self._felt.get(pocket, -math.inf)
-        return felt > self._felt_for_ended_shots and felt >= track.missing_since + PULSE_MATCH_S[0]
+        return felt > self._last_shot_end and felt >= track.missing_since + PULSE_MATCH_S[0]
 
     def _in_a_mouth(self, xy: NDArray[np.float64]) -> bool:
         """Whether a table point is in (or a ball's width from) a pocket's mouth."""

@@ -3,6 +3,7 @@ shot's end."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -245,6 +246,32 @@ def test_after_a_scratch_its_pulse_starts_no_shot_and_the_cue_ball_put_down_is_f
     assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
     (cue,) = visible(detector, "cue")
     assert np.hypot(cue[0] - 2000.0, cue[1] - 400.0) < 10.0
+
+
+def test_a_scratch_felt_after_its_shot_ended_by_sight_starts_no_shot() -> None:
+    # Fresh 32's 838: the cue ball rolled into a corner, lost in its mouth; the first pulse of
+    # the match (so the table was not yet known to have sensors) came 0.23 s after the shot
+    # had ended by sight, and started a shot of its own: struck straight in from the jaws,
+    # as far as a pulse could tell.
+    detector = ShotDetector(CAL, ("cue", 3))
+    red = (1500.0, 640.0)
+    t, facts, pulse_at = 0.0, [], None
+    for i in range(300):
+        k = max(i - 20, 0)  # struck at frame 20, into the head-left corner at 0.36 m/s
+        rolling = (400.0 - 6.0 * k, 200.0 - 3.0 * k)
+        balls: Balls = {red: RED}
+        if rolling[0] > 60.0:
+            balls[rolling] = WHITE
+        if facts and pulse_at is None:
+            pulse_at = t + 0.2
+        if pulse_at is not None and t >= pulse_at:
+            detector.on_pocket("HL", t)
+            pulse_at = math.inf
+        facts += detector.on_frame(t, frame(balls))
+        t += 1 / FPS
+    assert pulse_at == math.inf
+    (shot,) = facts
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
 
 
 def test_a_ball_that_looks_just_like_the_cue_ball_and_leaves_its_spot_on_its_own_is_it() -> None:
