@@ -175,7 +175,9 @@ def evaluate_main(args: argparse.Namespace) -> int:
         for score in _evaluated(list(find_recordings(args.recordings)), args.jobs):
             scores.append(score)
             wrong = [
-                f"shot {i + 1}: " + ",".join(k for k, ok in s.agree.items() if not ok)
+                f"shot {i + 1}: "
+                + ",".join(k for k, ok in s.agree.items() if not ok)
+                + (" (at a potted ball's pocket jaws only)" if s.exact_but_pocket_jaws else "")
                 for i, s in enumerate(score.shots)
                 if not s.exact
             ]

@@ -12,6 +12,7 @@ import pytest
 
 from firmware.replay_cli import evaluate_one
 from vision.evaluation import fact_values, score_recording, totals
+from vision.geometry import Table
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tuning"
 # Every tuning recording (issue 4 wants every one of them exact).
@@ -135,6 +136,20 @@ def test_evaluate_shows_what_was_true_and_what_was_found(tmp_path: Path) -> None
     )
     assert "thin_cut" in done.stdout and "recordings 2, shots 2" in done.stdout
     assert "rest positions" in done.stdout
+
+
+def test_evaluate_says_when_a_shot_is_wrong_only_at_a_potted_balls_jaws(tmp_path: Path) -> None:
+    source = FIXTURES / "pot_straight"
+    for item in source.iterdir():
+        (tmp_path / item.name).write_bytes(item.read_bytes())
+    truth = json.loads((source / "expected.jsonl").read_text().splitlines()[0])
+    ((potted,),) = [truth["pocketed"]]
+    jaw = Table().jaws(potted["pocket"])[0].rail.value
+    truth["rails_after_contact"] = [{"ball": potted["ball"], "rail": jaw}]
+    (tmp_path / "expected.jsonl").write_text(json.dumps(truth) + "\n")
+    done = tenball("evaluate", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "shot 1: railed,rails (at a potted ball's pocket jaws only)" in done.stdout
 
 
 def test_evaluate_refuses_no_jobs() -> None:
