@@ -1205,7 +1205,7 @@ class Tracker:
                 cost[row] = np.where(unlike <= MAX_COLOUR_GAP, dist, np.inf)
             pairs = assign(cost, max_cost=2 * BALL_RADIUS_MM)
             if after_shot:
-                pairs += self._found_again(tids, pairs, colours, cloth_under, looks)
+                pairs += self._found_again(t, tids, pairs, colours, cloth_under, looks)
         matched = {col: tids[row] for row, col in pairs}
         # A ball at rest where nothing changed since the last rest has not moved: measured
         # again in a crowd it would only move by the split's noise.
@@ -1237,8 +1237,13 @@ class Tracker:
         # New balls only for the ids no ball in sight holds, chosen all at once by how well
         # they look like those balls: a hand, a cue, a shadow or a pocket's hole is not one
         # of the balls still in play.
+        # (So does a ball out of sight that nothing can have moved: still under what hides
+        # it, fresh 33's 865.)
         held = {
-            self.tracks[tid].key for tid in matched.values() if self.tracks[tid].key is not None
+            track.key
+            for tid, track in self.tracks.items()
+            if track.key is not None
+            and (tid in matched.values() or not self._may_have_moved(track, t))
         }
         newcomers = [col for col in range(len(found)) if col not in matched]
         free = [key for key in sorted(self.on_table, key=str) if key not in held]
@@ -1381,6 +1386,7 @@ class Tracker:
 
     def _found_again(
         self,
+        t: float,
         tids: list[int],
         pairs: list[tuple[int, int]],
         colours: NDArray[np.float64],
@@ -1394,7 +1400,9 @@ class Tracker:
         is one the tracker lost on the way (behind an arm, in a crowd). An object ball lost in
         a pocket's mouth that the pocket's sensor felt drop since is in the pocket (fresh 30's
         796: the 6, potted, found again as a pale patch of cloth, later taken for the 1); the
-        cue ball comes back, in hand.
+        cue ball comes back, in hand. One lost at rest that nothing reached is still where it
+        was, under what hides it (fresh 33's 865: the green 6 under the player, the cue ball
+        scratched without a contact, found again as a green patch of cloth by the cue).
         """
         rows = [r for r in range(len(tids)) if r not in {p[0] for p in pairs}]
         lost = [(r, self.tracks[tids[r]]) for r in rows]
@@ -1403,6 +1411,7 @@ class Tracker:
             for r, track in lost
             if track.missing_since is not None
             and (track.key == "cue" or not self.felt_dropping(track))
+            and self._may_have_moved(track, t)
         ]
         cols = [c for c in range(len(colours)) if c not in {p[1] for p in pairs}]
         if not rows or not cols:
@@ -2158,11 +2167,15 @@ class Tracker:
     ) -> bool:
         """Out of sight the cue ball may have been struck, as fast as any ball goes (until it
         is seen again, and where it went with it); `within_s` of going out of sight, and
-        `slack_mm` allowed for where the two were seen."""
+        `slack_mm` allowed for where the two were seen. Not out of sight down a pocket: it
+        strikes nothing until it is put back on the table (fresh 33's 865: after a scratch
+        the 8, at rest across the table, took a speck of a cue's shadow 316 mm away, and
+        started a shot)."""
         return any(
             other is not track
             and other.key == "cue"
             and other.missing_since is not None
+            and not self._down_a_pocket(other)
             and t - other.missing_since <= within_s
             and np.hypot(*(other.xy - track.xy))
             <= 2 * BALL_RADIUS_MM + slack_mm + MAX_SPEED_MM_S * (t - other.missing_since)
@@ -2358,6 +2371,13 @@ class Tracker:
         """A shot ended at `t`: the pulses felt so far were its balls dropping (its facts hold
         them), not a ball still lost in a mouth dropping since."""
         self._last_shot_end = t
+
+    def _down_a_pocket(self, track: Track) -> bool:
+        """Lost in a pocket's mouth and felt dropping, or lost there in a shot that has ended
+        (whose facts hold it potted)."""
+        return self.at_a_pocket(track) and (
+            self.felt_dropping(track) or self.lost_in_an_ended_shot(track)
+        )
 
     def lost_in_an_ended_shot(self, track: Track) -> bool:
         """Whether a ball out of sight went out of sight before the last shot ended: what

@@ -156,6 +156,24 @@ def test_a_ball_felt_dropping_is_not_found_again_at_rest_after_the_shot() -> Non
     assert three.missing_since is not None
 
 
+def test_the_cue_ball_down_a_pocket_strikes_nothing_unseen() -> None:
+    # Fresh 33's 865: after a scratch, the 8 at rest across the table was not found for a
+    # frame (a black ball's darkness flickers beside a cue's shadow); the cue ball, out of
+    # sight since it went into the corner, was taken to have struck it unseen, and the 8's
+    # track took a speck of shadow 316 mm away, starting a shot. Down a pocket (felt, or
+    # in a shot that has ended), the cue ball strikes nothing until it is put back.
+    for ended in (False, True):
+        tracker = Tracker(CALIBRATION, ("cue", 3))
+        t, _ = drop_in_the_head_left_corner(tracker, WHITE, RED, 75)
+        if ended:
+            tracker.end_shot(t)
+        else:
+            tracker.on_pocket("HL", t)
+        (three,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
+        three.missing_since = t  # not found for a frame
+        assert not tracker._may_have_moved(three, t + 1 / 60)
+
+
 def test_a_ball_hit_into_a_corner_s_mouth_does_not_take_its_hitter_back_off_the_cushion() -> None:
     # Fresh 30's 796: the cue ball hit the 6 into the foot-left corner (lost in its mouth
     # the next frame) and went on into the cushion beside it; back off it, 27 mm from where
