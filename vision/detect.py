@@ -74,6 +74,11 @@ FAINT_APART_RADII = 2.2  # no ball's centre is nearer another's than two radii
 # dark part must be a quarter of a ball (a pocket's shaded rim has specks).
 DARK_GROW = 0.5
 DARK_SEED_BALLS = 0.25
+# ...and, more than this many balls (a ball and its shadow), is placed by its clearly dark (or
+# coloured) pixels round where one is, where they make this much of one.
+DARK_SHADOWED_BALLS = 1.3
+DARK_CORE_BALLS = 0.5
+DARK_CENTRE_STEPS = 5
 
 
 @dataclass(frozen=True)
@@ -479,12 +484,49 @@ def _dark_discs(
             if 0 <= round(cy) < dark.shape[0] and 0 <= round(cx) < dark.shape[1]
             else 0.0
         )
-        moments = cv2.moments(contour)
-        if moments["m00"] > 0:
-            cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+        cx, cy = _dark_centre(contour, strong | (colour_mask > 0), ball_area, area, (cx, cy))
         scored.append((roundness + 0.2 * min(depth, 3.0) - abs(area / ball_area - 1) * 0.3, cx, cy))
     scored.sort(reverse=True)
     return [_full_res(ox + cx, oy + cy, 1, 1.0, dark=True) for _, cx, cy in scored[:wanted]]
+
+
+def _dark_centre(
+    contour: cv2.typing.MatLike,
+    clear: NDArray[np.bool_],
+    ball_area: float,
+    area: float,
+    fallback: tuple[float, float],
+) -> tuple[float, float]:
+    """The middle of a dark region (`area` in pixels): of what in it is `clear`ly a ball
+    (darker than shadows reach, or coloured: a black ball's number circle, its edges mixed
+    with the cloth) when the region is more than a ball, round where a ball's radius of it
+    is. Grown into the shadow beside the ball, less dark than the ball but not cloth, the
+    region's middle is between the two (fresh 32's 825: the 8 found 15 mm into its shadow,
+    its first contact timed after the cushion the cue ball met just after it). (No more
+    than a ball, a region is the ball, cut by the cloth's edge or not: its rim, mixed with
+    the cloth, is not clearly dark, and its middle is the seen area's, as unclipped takes
+    it: fresh 24's 644, the 8 frozen to a cushion.)"""
+    moments = cv2.moments(contour)
+    if moments["m00"] <= 0:
+        return fallback
+    cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+    if area <= DARK_SHADOWED_BALLS * ball_area:
+        return cx, cy
+    inside = np.zeros(clear.shape, np.uint8)
+    cv2.drawContours(inside, [contour], 0, (1,), -1)
+    ys, xs = np.nonzero(clear & (inside > 0))
+    radius = math.sqrt(ball_area / math.pi)
+    # (Within a ball's radius of where it is taken to be, step by step: a cushion's shadow
+    # along the region's edge is clearly dark too, and no part of this ball.)
+    for _ in range(DARK_CENTRE_STEPS):
+        near = np.hypot(xs - cx, ys - cy) <= radius
+        if np.count_nonzero(near) < DARK_CORE_BALLS * ball_area:
+            break
+        nx, ny = float(xs[near].mean()), float(ys[near].mean())
+        if math.hypot(nx - cx, ny - cy) < 0.05:
+            break
+        cx, cy = nx, ny
+    return cx, cy
 
 
 def _no_overlaps(blob: _Blob, split: Split, radius: float, gap: float = MIN_GAP_RADII) -> Split:

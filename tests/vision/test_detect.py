@@ -245,6 +245,23 @@ def test_a_black_ball_partly_seen_as_colour_is_found_whole_by_its_darkness() -> 
     assert disc.y == pytest.approx(full_res(20.0), abs=1.0)
 
 
+def test_a_black_ball_is_found_where_it_is_not_in_the_middle_of_it_and_its_shadow() -> None:
+    # Fresh 32's 825: the 8 on grey cloth, its shadow beside it darker than the cloth by more
+    # than the dark region grows into, but half as dark as the ball: the 8 was found 15 mm
+    # into its shadow. Its number circle (coloured, not dark) shows on the far side.
+    ys, xs = np.mgrid[:40, :40]
+    ball = (xs - 20.0) ** 2 + (ys - 20.0) ** 2 <= RADIUS**2
+    shadow = ~ball & ((xs - 17.0) ** 2 + (ys - 19.0) ** 2 <= RADIUS**2)
+    circle = (xs - 21.0) ** 2 + (ys - 20.0) ** 2 <= 1.0
+    dark = np.where(ball & ~circle, 1.4, np.where(shadow, 0.8, 0.0)).astype(np.float32)
+    colour = np.where(circle, 3.0, 0.0).astype(np.float32)
+    found = detect(colour, dark, RADIUS, dark_balls=1)
+    (disc,) = found.discs
+    assert disc.dark
+    assert disc.x == pytest.approx(full_res(20.0), abs=0.5)
+    assert disc.y == pytest.approx(full_res(20.0), abs=0.5)
+
+
 def test_a_shaded_patch_with_dark_specks_is_no_black_ball() -> None:
     colour, dark = blurred_black_ball(core=1)
     colour[:] = 0.0
