@@ -4,6 +4,7 @@ shot's end."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from tests.vision.drawn import CALIBRATION as CAL
 from tests.vision.drawn import RED, WHITE, Balls, frame
 from vision.pipeline import ShotDetector
+from vision.tracker import Observation
 
 FPS = 60.0
 
@@ -301,6 +303,26 @@ def test_a_ball_hidden_at_rest_through_a_scratch_is_not_found_elsewhere() -> Non
     assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
     (red,) = visible(detector, 3)
     assert np.hypot(red[0] - spot[0], red[1] - spot[1]) < 10.0
+
+
+def test_a_ball_that_crept_into_a_cushion_and_back_out_is_not_at_rest() -> None:
+    # Fresh 33's 860: the maroon 7 crept into the foot cushion and back off it at a few
+    # centimetres a second, too dim a change from one look to the next to show as motion;
+    # the means of the rest window's two halves came out the same (in, then as far back),
+    # the shot ended 0.6 s early, and the 7 was held 14 mm from where it stopped.
+    t_end = 2.0
+    times = np.arange(0.0, t_end + 1e-9, 1 / FPS)
+    turn = t_end - 0.15
+    y = 120.0 + 60.0 * np.abs(times - turn)  # 60 mm/s in, and as fast back out
+    creeping = [
+        Observation(float(t), {1: (1270.0, float(yy))}, (), changed=True, moving=False)
+        for t, yy in zip(times, y, strict=True)
+    ]
+    assert not ShotDetector._at_rest(creeping, t_end)
+    still = [
+        replace(o, positions={1: (1270.0, 120.0 + (i % 2) * 1.5)}) for i, o in enumerate(creeping)
+    ]
+    assert ShotDetector._at_rest(still, t_end)  # a ball's jitter at rest is no creep
 
 
 def test_a_ball_that_looks_just_like_the_cue_ball_and_leaves_its_spot_on_its_own_is_it() -> None:
