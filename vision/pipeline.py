@@ -11,7 +11,7 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from itertools import takewhile
+from itertools import pairwise, takewhile
 from typing import Any
 
 import numpy as np
@@ -267,16 +267,22 @@ class ShotDetector:
             return False  # not watched long enough yet
         if any(o.moving_in_the_open if in_the_open else o.moving for o in recent[1:]):
             return False
-        thirds = [recent[i * len(recent) // 3 : (i + 1) * len(recent) // 3] for i in range(3)]
+        # (Plain numbers: this runs every frame, for every ball, on a handful of points.)
+        n = len(recent)
+        bounds = (0, n // 3, 2 * n // 3, n)
         for tid in recent[-1].positions:
+            at = [o.positions.get(tid) for o in recent]
             means = []
-            for part in thirds:
-                at = [o.positions.get(tid) for o in part]
-                seen = np.array([p for p in at if p is not None])
-                if len(seen):
-                    means.append(seen.mean(axis=0))
+            for start, end in pairwise(bounds):
+                seen = [p for p in at[start:end] if p is not None]
+                if seen:
+                    means.append(
+                        (sum(p[0] for p in seen) / len(seen), sum(p[1] for p in seen) / len(seen))
+                    )
             if any(
-                np.hypot(*(a - b)) > CREEP_MM for i, a in enumerate(means) for b in means[i + 1 :]
+                math.hypot(ax - bx, ay - by) > CREEP_MM
+                for i, (ax, ay) in enumerate(means)
+                for bx, by in means[i + 1 :]
             ):
                 return False
         return True

@@ -2175,10 +2175,10 @@ class Tracker:
             other is not track
             and other.key == "cue"
             and other.missing_since is not None
-            and not self._down_a_pocket(other)
             and t - other.missing_since <= within_s
             and np.hypot(*(other.xy - track.xy))
             <= 2 * BALL_RADIUS_MM + slack_mm + MAX_SPEED_MM_S * (t - other.missing_since)
+            and not self._down_a_pocket(other)
             for other in self.tracks.values()
         )
 
@@ -2376,7 +2376,7 @@ class Tracker:
         """Lost in a pocket's mouth and felt dropping, or lost there in a shot that has ended
         (whose facts hold it potted)."""
         return self.at_a_pocket(track) and (
-            self.felt_dropping(track) or self.lost_in_an_ended_shot(track)
+            self.lost_in_an_ended_shot(track) or self.felt_dropping(track)
         )
 
     def lost_in_an_ended_shot(self, track: Track) -> bool:

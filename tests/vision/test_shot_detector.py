@@ -21,6 +21,14 @@ def visible(detector: ShotDetector, key: object) -> list[tuple[float, float]]:
     return [(b.x, b.y) for b in detector.tracked() if b.key == key]
 
 
+def into_the_head_left_corner(i: int, struck_at: int) -> tuple[float, float] | None:
+    """Where the cue ball is at frame `i`, struck at frame `struck_at` from (400, 200) into
+    the head-left corner at 0.36 m/s; None once it is down."""
+    k = max(i - struck_at, 0)
+    x, y = 400.0 - 6.0 * k, 200.0 - 3.0 * k
+    return (x, y) if x > 60.0 else None
+
+
 def test_a_cue_ball_put_down_by_hand_is_found_with_an_arm_still_over_the_table() -> None:
     detector = ShotDetector(CAL, ("cue", 3))
     t = 0.0
@@ -228,11 +236,10 @@ def test_after_a_scratch_its_pulse_starts_no_shot_and_the_cue_ball_put_down_is_f
     red = (1500.0, 640.0)
     t, facts, pulsed = 0.0, [], False
     for i in range(260):
-        k = max(i - 20, 0)  # struck at frame 20, into the head-left corner at 0.36 m/s
-        rolling = (400.0 - 6.0 * k, 200.0 - 3.0 * k)
+        rolling = into_the_head_left_corner(i, struck_at=20)
         balls: Balls = {red: RED}
         arm = None
-        if rolling[0] > 60.0:
+        if rolling is not None:
             balls[rolling] = WHITE
         elif not pulsed:
             detector.on_pocket("HL", t)
@@ -260,10 +267,9 @@ def test_a_scratch_felt_after_its_shot_ended_by_sight_starts_no_shot() -> None:
     t, pulse_at = 0.0, None
     facts: list[dict[str, Any]] = []
     for i in range(300):
-        k = max(i - 20, 0)  # struck at frame 20, into the head-left corner at 0.36 m/s
-        rolling = (400.0 - 6.0 * k, 200.0 - 3.0 * k)
+        rolling = into_the_head_left_corner(i, struck_at=20)
         balls: Balls = {red: RED}
-        if rolling[0] > 60.0:
+        if rolling is not None:
             balls[rolling] = WHITE
         if facts and pulse_at is None:
             pulse_at = t + 0.2
@@ -286,10 +292,9 @@ def test_a_ball_hidden_at_rest_through_a_scratch_is_not_found_elsewhere() -> Non
     spot, decoy = (1500.0, 640.0), (1680.0, 700.0)
     t, facts, pulsed = 0.0, [], False
     for i in range(300):
-        k = max(i - 40, 0)  # struck at frame 40, into the head-left corner at 0.36 m/s
-        rolling = (400.0 - 6.0 * k, 200.0 - 3.0 * k)
+        rolling = into_the_head_left_corner(i, struck_at=40)
         balls: Balls = {spot: RED}
-        if rolling[0] > 60.0:
+        if rolling is not None:
             balls[rolling] = WHITE
         elif not pulsed:
             detector.on_pocket("HL", t)
