@@ -320,7 +320,9 @@ class Tracker:
         # (a 9 with its stripe turned under): any of them may be the one struck.
         self._cue_look_alikes: set[Track] = set()
         self._felt: dict[str, float] = {}  # when each pocket's sensor last felt a ball drop
-        self._last_shot_end = -math.inf  # pulses up to then, and balls lost before, were its
+        # When the last shot ended: the pulses up to then, and the balls lost before then,
+        # were that shot's.
+        self._last_shot_end = -math.inf
         # The last changed frame's windows (half-resolution boxes) and what they held: a ball
         # come to rest, or a spot a ball left, stays changed from the reference, frame after
         # frame, as it is.
