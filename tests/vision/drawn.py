@@ -23,6 +23,14 @@ SKIN = (150, 170, 205)
 Balls = dict[tuple[float, float], tuple[int, int, int]]
 
 
+def into_the_head_left_corner(i: int, struck_at: int) -> tuple[float, float] | None:
+    """Where a ball is at frame `i`, struck at frame `struck_at` from (400, 200) into the
+    head-left corner at 0.36 m/s (60 fps); None once it is down."""
+    k = max(i - struck_at, 0)
+    x, y = 400.0 - 6.0 * k, 200.0 - 3.0 * k
+    return (x, y) if x > 60.0 else None
+
+
 def frame(
     balls: Balls,
     cue_stick: bool = False,

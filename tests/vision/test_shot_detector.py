@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from tests.vision.drawn import CALIBRATION as CAL
-from tests.vision.drawn import RED, WHITE, Balls, frame
+from tests.vision.drawn import RED, WHITE, Balls, frame, into_the_head_left_corner
 from vision.pipeline import ShotDetector
 from vision.tracker import Observation
 
@@ -19,14 +19,6 @@ FPS = 60.0
 
 def visible(detector: ShotDetector, key: object) -> list[tuple[float, float]]:
     return [(b.x, b.y) for b in detector.tracked() if b.key == key]
-
-
-def into_the_head_left_corner(i: int, struck_at: int) -> tuple[float, float] | None:
-    """Where the cue ball is at frame `i`, struck at frame `struck_at` from (400, 200) into
-    the head-left corner at 0.36 m/s; None once it is down."""
-    k = max(i - struck_at, 0)
-    x, y = 400.0 - 6.0 * k, 200.0 - 3.0 * k
-    return (x, y) if x > 60.0 else None
 
 
 def test_a_cue_ball_put_down_by_hand_is_found_with_an_arm_still_over_the_table() -> None:

@@ -12,7 +12,15 @@ from numpy.typing import NDArray
 
 from hw.recording import RecordingSource
 from tests.vision import drawn
-from tests.vision.drawn import CALIBRATION, CLOTH_BGR, RED, WHITE, frame, picture
+from tests.vision.drawn import (
+    CALIBRATION,
+    CLOTH_BGR,
+    RED,
+    WHITE,
+    frame,
+    into_the_head_left_corner,
+    picture,
+)
 from vision import replay
 from vision import tracker as tracker_module
 from vision.cloth import Planes
@@ -87,9 +95,9 @@ def drop_in_the_head_left_corner(
     clock and the last frame."""
     t = 0.0
     for i in range(frames):
-        xy = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
+        xy = into_the_head_left_corner(i, struck_at=10)
         balls = {(1500.0, 640.0): resting}
-        if xy[0] > 60.0:
+        if xy is not None:
             balls[xy] = rolling
         planes = frame(balls)
         tracker.update(t, planes)
@@ -721,9 +729,9 @@ def test_after_a_pot_the_ball_left_at_rest_is_not_named_for_the_ball_that_went_d
     yellow, nine = (20, 195, 245), (1500.0, 640.0)
     t = 0.0
     for i in range(150):
-        xy = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
+        xy = into_the_head_left_corner(i, struck_at=10)
         balls = {stun_shot((400.0, 200.0), (-6.0, -3.0), i, 10): WHITE, nine: yellow}
-        if xy[0] > 60.0:
+        if xy is not None:
             balls[xy] = yellow
         planes = frame(balls)
         if i == 0:  # the 9 found where it rests, the 1 named as the yellow ball rolling
@@ -755,9 +763,9 @@ def test_a_stripe_back_out_of_a_pocket_at_rest_another_way_up_is_found_again() -
     t = 0.0
     balls: drawn.Balls = {}
     for i in range(120):
-        xy = (400.0 - 6.0 * max(i - 10, 0), 200.0 - 3.0 * max(i - 10, 0))
         balls = {stun_shot(spot, (-6.0, -3.0), i, 10): WHITE}
-        planes = white_side_up(balls, xy if xy[0] > 60.0 else None)  # lost in the mouth
+        # (None: lost in the mouth.)
+        planes = white_side_up(balls, into_the_head_left_corner(i, struck_at=10))
         if i == 0:
             tracker.update(t, planes)
             tracker.settle(t, planes)
