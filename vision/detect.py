@@ -95,6 +95,7 @@ class Disc:
     # much of a rim pixel it takes to count, and how much that counts, in where its middle
     # was found.
     score: float = 0.0
+    faint: bool = False  # found only as a spot unlike its ring of cloth (faint_discs)
 
 
 class Split(NamedTuple):
@@ -704,7 +705,7 @@ def faint_discs(
         if any(math.hypot(x - tx, y - ty) < FAINT_APART_RADII * radius_half for tx, ty in taken):
             continue
         taken.append((x, y))
-        out.append(_full_res(x, y, 1, 1.0))
+        out.append(replace(_full_res(x, y, 1, 1.0), faint=True))
         if len(out) >= 2 * wanted:
             break
     return out

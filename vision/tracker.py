@@ -863,6 +863,7 @@ class Tracker:
             # (Where each was found in the image: no need to take its table point back there.)
             cloth_under = self._cloth_at(np.array([(d.x, d.y) for d in detections.discs]))
             dark = np.array([d.dark for d in detections.discs], bool)
+            faint = np.array([d.faint for d in detections.discs], bool)
             dim: NDArray[np.bool_] | None = None  # worked out only for the cue ball's track
             cost = np.full((len(rows), len(found)), np.inf)
             # Two balls meeting swap places along their paths; their colours do not.
@@ -929,7 +930,18 @@ class Tracker:
                     speed, unseen = JAW_REBOUND * track.pace_in, min(dt, MOTION_LOOKBACK_S)
                 elif on_its_line:
                     speed = SPEED_NOISE_MM_S
-                elif rolling:
+                elif rolling or (
+                    # Struck a while ago, the cue ball goes no faster than it went either, though
+                    # its line may not be kept (fresh 35's 913: lost as it met the 3, its track
+                    # jumped 190 mm back to the cue's tip, left lying on the cloth).
+                    track.key == "cue"
+                    and track.speed > 0
+                    and track.left_at is not None
+                    and track.t - track.left_at > FIRST_STEPS_S
+                    and may_have_moved
+                    and not at_a_pocket
+                    and not self._may_be_hit(track, t)
+                ):
                     # (At its pace: a step measured across a bounce understates it.)
                     speed = JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
@@ -985,6 +997,11 @@ class Tracker:
                     allowed &= self._off_the_cushion(track, found, meet, rail)
                 if dark.any() and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
+                if faint.any() and not (track.faint or self.at_a_pocket(track)):
+                    # A ball that stands out of the cloth is found as a change: a faint spot
+                    # is none of it (fresh 34's 894: the cue ball, rolling clear of a corner,
+                    # jumped back to the shaft of the cue beside the mouth the 2 was lost in).
+                    allowed &= ~faint
                 if track.key == "cue" and looks_from is not None:
                     if dim is None:
                         dim = self._dimmer_than_the_cue_ball(
@@ -1177,7 +1194,7 @@ class Tracker:
             faint, faint_found = self._not_openings(faint, planes, y_half, t)
             discs += faint
             found = np.vstack([found, faint_found])
-        is_faint = np.arange(len(discs)) >= len(discs) - len(faint)
+        is_faint = np.array([d.faint for d in discs], bool)
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
         # dark blob there is the hole.
         restable = self._can_rest(found)
