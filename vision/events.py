@@ -385,12 +385,19 @@ def _hit_time(cue: Path, ball: Path, reach: float, t_strike: float) -> float | N
         left = float(ball.t[moved]) if moved is not None else math.inf
         if (
             again is not None
-            and again <= left
+            and again <= left + _timing_slack(cue, ball, again)
             and _sent_off_the_line_of_centres_deg(cue, ball, again) < off_line
         ):
             when = again
         break
     return when
+
+
+def _timing_slack(cue: Path, ball: Path, when: float) -> float:
+    """How late a time the cue ball's path gives for its reaching `ball` may be: half a
+    frame, or what the position noise is worth at the cue ball's speed then."""
+    frame = float(ball.t[1] - ball.t[0]) if len(ball.t) > 1 else 0.0
+    return max(0.5 * frame, POSITION_NOISE_MM / max(_speed_at(cue, when), 1.0))
 
 
 def _sent_off_the_line_of_centres_deg(cue: Path, ball: Path, t: float) -> float:
@@ -476,6 +483,7 @@ def first_contacts(
 ) -> tuple[list[tuple[float, int]], float]:
     """Object balls the cue ball reached before anything else moved them, earliest first."""
     reach = 2 * BALL_RADIUS_MM + 1.5  # the position noise of two balls
+    unseen_from, unseen_until = _struck_out_of_sight(cue)
     found: list[tuple[float, int]] = []
     for path in others:
         moved = path.first_moved()
@@ -488,16 +496,31 @@ def first_contacts(
             when = _hit_time(cue, path, reach + STREAK_NOISE_MM, t_strike)
         if when is None:
             continue
-        # The ball cannot have been struck by the cue ball after it was already going; how
-        # late the estimate may be is what the position noise is worth at the cue ball's speed.
-        frame = float(path.t[1] - path.t[0]) if len(path.t) > 1 else 0.0
-        slack = max(0.5 * frame, POSITION_NOISE_MM / max(_speed_at(cue, when), 1.0))
+        # The ball cannot have been struck by the cue ball after it was already going.
+        slack = _timing_slack(cue, path, when)
         going = path.first_going()
-        if when > _left_by(path, moved if going is None else going) + slack:
+        # (Struck out of sight, it may have met the ball any time it was out of sight.)
+        earliest = unseen_from if unseen_from < when <= unseen_until else when
+        if earliest > _left_by(path, moved if going is None else going) + slack:
             continue
         found.append((when, path.key))
     found.sort()
     return found, reach
+
+
+def _struck_out_of_sight(cue: Path) -> tuple[float, float]:
+    """When the cue ball was last seen still, and when its line from there to where it was
+    next seen may have reached a ball (_reach_time carries a line half a span on), if it was
+    out of sight for more than a frame between them (behind the cue, merged with a ball it
+    hit); (inf, inf) if it was not. Its pace over that span is not known: the line says
+    nothing of when it was where."""
+    still = cue.still_until()
+    if still is None:
+        return math.inf, math.inf
+    later = cue.t[cue.seen & (cue.t > still)]
+    if not len(later) or later[0] - still <= 1.5 * cue.frame_interval():
+        return math.inf, math.inf
+    return still, still + 1.5 * (float(later[0]) - still)
 
 
 def hit_out_of_sight(

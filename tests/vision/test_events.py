@@ -178,6 +178,41 @@ def test_a_ball_passed_wide_is_hit_coming_back_if_it_went_off_nearer_that_way() 
     assert found[0][0] > times[6]  # after the cushion (the pass was at times[3..4])
 
 
+def test_a_ball_passed_on_the_way_to_a_cushion_is_hit_coming_back_as_it_is_seen_going() -> None:
+    # Fresh 34's 898, frame by frame at 60 fps: the cue ball at 6 m/s passes the 1 a few
+    # millimetres wide on its way to the head cushion (its streak, out of sight for a frame,
+    # carried on inside reach), comes back off it and hits the 1; the path's line places
+    # that a few milliseconds after the 1 is first seen off its spot, as late as timing is
+    # worth at the cue ball's pace. The pass could not have sent the 1 off so late.
+    times = 2.55 + np.arange(11) / FPS
+    cue = _sightings("cue", times, {0: (399.7, 568.8), 1: (300.9, 572.6), 3: (111.2, 583.1),
+                                    4: (47.8, 585.7), 5: (105.6, 578.0), 6: (170.8, 550.6),
+                                    7: (220.7, 591.7), 8: (268.1, 615.9), 9: (312.3, 641.1),
+                                    10: (356.5, 666.0)})  # fmt: skip
+    one = _sightings(1, times, {**{k: (210.4, 518.7) for k in range(6)}, 6: (212.9, 512.9),
+                                7: (228.7, 486.5), 8: (248.9, 451.6), 9: (270.3, 417.4),
+                                10: (289.6, 385.1)})  # fmt: skip
+    found, _ = first_contacts(cue, [one], 2.46)
+    assert [k for _, k in found] == [1]
+    assert found[0][0] > times[4]  # after the cushion (the pass was at times[2])
+
+
+def test_a_ball_hit_while_the_cue_ball_was_out_of_sight_after_its_strike_is_its_first() -> None:
+    # Fresh 34's 894, frame by frame at 60 fps: the cue ball, frozen to the left cushion, is
+    # struck along it into the 2 resting 92 mm away, and is out of sight for two frames
+    # (behind the cue, then merged with the 2); seen again already turned off the 2, whose
+    # first sighting off its spot comes a frame before. Its line from its spot to there says
+    # nothing of when it met the 2 in between.
+    times = 10.0333 + np.arange(7) / FPS
+    cue = _sightings("cue", times, {0: (2394.3, 27.2), 1: (2394.3, 27.2), 2: (2394.3, 27.2),
+                                    5: (2428.2, 56.7), 6: (2431.7, 67.1)})  # fmt: skip
+    two = _sightings(2, times, {0: (2486.2, 46.4), 1: (2486.2, 46.4), 2: (2486.2, 46.4),
+                                3: (2486.2, 46.4), 4: (2508.0, 46.0)})  # fmt: skip
+    found, _ = first_contacts(cue, [two], times[2])
+    assert [k for _, k in found] == [2]
+    assert times[2] < found[0][0] <= times[5] + 1 / FPS
+
+
 def test_a_ball_seen_only_in_pieces_near_its_spot_and_back_on_it_was_not_hit() -> None:
     # Fresh 25's 667 at 120 fps: the 7 rests under the cue, 10 mm behind the cue ball, whose
     # first step off its spot is pulled 6 mm back towards it by the tip before it goes off
