@@ -141,21 +141,40 @@ def test_a_ball_the_path_passed_that_stayed_on_its_spot_was_not_hit_then() -> No
     assert [k for _, k in found] == [1]
 
 
+def _hit_coming_back_off_a_cushion(
+    start: float,
+    samples: int,
+    cue_at: dict[int, tuple[float, float]],
+    key: int,
+    ball_at: dict[int, tuple[float, float]],
+    struck: float,
+    cushion: int,
+) -> None:
+    """The cue ball seen at `cue_at` (60 fps samples from `start`) passes the ball seen at
+    `ball_at` on its way to a cushion it meets at sample `cushion`, and comes back into it:
+    the ball is its first contact, hit after the cushion, not in passing."""
+    times = start + np.arange(samples) / FPS
+    cue, ball = _sightings("cue", times, cue_at), _sightings(key, times, ball_at)
+    found, _ = first_contacts(cue, [ball], struck)
+    assert [k for _, k in found] == [key]
+    assert found[0][0] > times[cushion]
+
+
 def test_a_ball_passed_just_inside_reach_on_the_way_to_a_cushion_is_hit_coming_back() -> None:
     # Fresh 14's 382, frame by frame at 60 fps: the cue ball at 1.3 m/s passes the 2 a
     # millimetre inside reach on its way to the foot cushion 21 mm beyond it, and comes back
     # off the cushion to hit it 70 ms later; the 2 leaves along the line of centres then,
     # not along the one of the pass.
-    times = 31.583 + np.arange(12) / FPS
-    cue = _sightings("cue", times, {0: (2391.7, 1015.1), 1: (2413.0, 1022.7), 2: (2433.3, 1026.4),
-                                    3: (2453.6, 1033.1), 4: (2475.6, 1037.1), 5: (2498.3, 1042.0),
-                                    6: (2506.4, 1046.7), 7: (2488.6, 1052.9), 9: (2475.9, 1046.7),
-                                    10: (2473.1, 1043.4), 11: (2469.5, 1040.4)})  # fmt: skip
-    two = _sightings(2, times, {**{k: (2438.7, 1090.1) for k in range(9)}, 9: (2421.9, 1107.6),
-                                10: (2408.2, 1114.7), 11: (2399.6, 1123.3)})  # fmt: skip
-    found, _ = first_contacts(cue, [two], 31.5)
-    assert [k for _, k in found] == [2]
-    assert found[0][0] > times[6]  # after the cushion (the pass was at times[2..3])
+    # (The pass was at samples 2 and 3, the cushion at 6.)
+    _hit_coming_back_off_a_cushion(
+        31.583, 12, {0: (2391.7, 1015.1), 1: (2413.0, 1022.7), 2: (2433.3, 1026.4),
+                     3: (2453.6, 1033.1), 4: (2475.6, 1037.1), 5: (2498.3, 1042.0),
+                     6: (2506.4, 1046.7), 7: (2488.6, 1052.9), 9: (2475.9, 1046.7),
+                     10: (2473.1, 1043.4), 11: (2469.5, 1040.4)},
+        2, {**{k: (2438.7, 1090.1) for k in range(9)}, 9: (2421.9, 1107.6),
+            10: (2408.2, 1114.7), 11: (2399.6, 1123.3)},
+        struck=31.5, cushion=6,
+    )  # fmt: skip
 
 
 def test_a_ball_passed_wide_is_hit_coming_back_if_it_went_off_nearer_that_way() -> None:
@@ -164,18 +183,17 @@ def test_a_ball_passed_wide_is_hit_coming_back_if_it_went_off_nearer_that_way() 
     # and comes back off it into the 7 80 ms later. The way the 7 left, from the spot as
     # measured, is 16 degrees off the second line of centres, 58 off the first: it was hit
     # the second time.
-    times = 30.2 + np.arange(13) / FPS
-    cue = _sightings("cue", times, {0: (2208.4, 518.5), 1: (2258.6, 531.0), 2: (2309.8, 542.8),
-                                    3: (2360.7, 554.7), 4: (2418.4, 565.0), 5: (2458.5, 580.3),
-                                    6: (2506.9, 592.5), 7: (2477.7, 603.3), 8: (2419.9, 617.5),
-                                    9: (2435.6, 622.5), 10: (2434.6, 629.0),
-                                    11: (2433.4, 636.8), 12: (2432.4, 642.2)})  # fmt: skip
-    seven = _sightings(7, times, {**{k: (2378.4, 618.6) for k in range(9)}, 9: (2356.6, 626.8),
-                                  10: (2322.3, 629.4), 11: (2288.0, 633.0),
-                                  12: (2255.6, 637.5)})  # fmt: skip
-    found, _ = first_contacts(cue, [seven], 30.0)
-    assert [k for _, k in found] == [7]
-    assert found[0][0] > times[6]  # after the cushion (the pass was at times[3..4])
+    # (The pass was at samples 3 and 4, the cushion at 6.)
+    _hit_coming_back_off_a_cushion(
+        30.2, 13, {0: (2208.4, 518.5), 1: (2258.6, 531.0), 2: (2309.8, 542.8),
+                   3: (2360.7, 554.7), 4: (2418.4, 565.0), 5: (2458.5, 580.3),
+                   6: (2506.9, 592.5), 7: (2477.7, 603.3), 8: (2419.9, 617.5),
+                   9: (2435.6, 622.5), 10: (2434.6, 629.0),
+                   11: (2433.4, 636.8), 12: (2432.4, 642.2)},
+        7, {**{k: (2378.4, 618.6) for k in range(9)}, 9: (2356.6, 626.8),
+            10: (2322.3, 629.4), 11: (2288.0, 633.0), 12: (2255.6, 637.5)},
+        struck=30.0, cushion=6,
+    )  # fmt: skip
 
 
 def test_a_ball_passed_on_the_way_to_a_cushion_is_hit_coming_back_as_it_is_seen_going() -> None:
@@ -184,17 +202,16 @@ def test_a_ball_passed_on_the_way_to_a_cushion_is_hit_coming_back_as_it_is_seen_
     # carried on inside reach), comes back off it and hits the 1; the path's line places
     # that a few milliseconds after the 1 is first seen off its spot, as late as timing is
     # worth at the cue ball's pace. The pass could not have sent the 1 off so late.
-    times = 2.55 + np.arange(11) / FPS
-    cue = _sightings("cue", times, {0: (399.7, 568.8), 1: (300.9, 572.6), 3: (111.2, 583.1),
-                                    4: (47.8, 585.7), 5: (105.6, 578.0), 6: (170.8, 550.6),
-                                    7: (220.7, 591.7), 8: (268.1, 615.9), 9: (312.3, 641.1),
-                                    10: (356.5, 666.0)})  # fmt: skip
-    one = _sightings(1, times, {**{k: (210.4, 518.7) for k in range(6)}, 6: (212.9, 512.9),
-                                7: (228.7, 486.5), 8: (248.9, 451.6), 9: (270.3, 417.4),
-                                10: (289.6, 385.1)})  # fmt: skip
-    found, _ = first_contacts(cue, [one], 2.46)
-    assert [k for _, k in found] == [1]
-    assert found[0][0] > times[4]  # after the cushion (the pass was at times[2])
+    # (The pass was at sample 2, the cushion at 4.)
+    _hit_coming_back_off_a_cushion(
+        2.55, 11, {0: (399.7, 568.8), 1: (300.9, 572.6), 3: (111.2, 583.1),
+                   4: (47.8, 585.7), 5: (105.6, 578.0), 6: (170.8, 550.6),
+                   7: (220.7, 591.7), 8: (268.1, 615.9), 9: (312.3, 641.1),
+                   10: (356.5, 666.0)},
+        1, {**{k: (210.4, 518.7) for k in range(6)}, 6: (212.9, 512.9),
+            7: (228.7, 486.5), 8: (248.9, 451.6), 9: (270.3, 417.4), 10: (289.6, 385.1)},
+        struck=2.46, cushion=4,
+    )  # fmt: skip
 
 
 def test_a_ball_hit_while_the_cue_ball_was_out_of_sight_after_its_strike_is_its_first() -> None:
