@@ -929,13 +929,13 @@ class Tracker:
                 # left the table.)
                 to_cushion, meet, rail = self._cushion_ahead(track)
                 into_cushion = track.speed > 0 and to_cushion * track.speed < BALL_RADIUS_MM
-                rolling = (
+                paced = (
                     track.speed > 0
                     and track.key is not None
-                    and (track.key != "cue" or dt > MISSING_REACH_S)
                     and not at_a_pocket
                     and not self._may_be_hit(track, t)
                 )
+                rolling = paced and (track.key != "cue" or dt > MISSING_REACH_S)
                 far = may_have_moved and (
                     dt <= MISSING_REACH_S
                     or struck_unseen
@@ -957,13 +957,11 @@ class Tracker:
                     # Struck a while ago, the cue ball goes no faster than it went either, though
                     # its line may not be kept (fresh 35's 913: lost as it met the 3, its track
                     # jumped 190 mm back to the cue's tip, left lying on the cloth).
-                    track.key == "cue"
-                    and track.speed > 0
+                    paced
+                    and track.key == "cue"
                     and track.left_at is not None
                     and track.t - track.left_at > FIRST_STEPS_S
                     and may_have_moved
-                    and not at_a_pocket
-                    and not self._may_be_hit(track, t)
                 ):
                     # (At its pace: a step measured across a bounce understates it.)
                     speed = JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S
