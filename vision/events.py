@@ -45,6 +45,9 @@ STILL_AFTER_HIT_S = 0.15
 # ...and one seen off its spot later went the way the cue ball sent it, to within this (its
 # first step off, a few millimetres, measured to a millimetre or so).
 SENT_OFF_DEG = 15.0
+# A cue ball's line from a sighting is carried on this many spans to the next sighting for
+# when it reached a ball (its pace measured on a blurred start lags it).
+LINE_CARRIED_SPANS = 1.5
 # Contacts closer than this to each other (in time) cannot be ordered: a split hit.
 SPLIT_HIT_S = 0.002
 # A cushion met this soon after the first contact may have been met before it (a few mm of
@@ -340,12 +343,12 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
         if hit is not None and hit <= span:
             return float(cue.t[j] + hit)
         if d[i] <= reach:
-            if hit is not None and hit <= 1.5 * span:
+            if hit is not None and hit <= LINE_CARRIED_SPANS * span:
                 return float(cue.t[j] + hit)
             # The straight line misses; the path bent earlier: interpolate the distances.
             frac = (d[j] - reach) / max(d[j] - d[i], 1e-9)
             return float(cue.t[j] + frac * span)
-        if hit is not None and hit <= 1.5 * span:
+        if hit is not None and hit <= LINE_CARRIED_SPANS * span:
             # Reached just after the next frame, which (nearer, its speed measured later) may
             # place it sooner: a speed measured on a blurred start lags the ball.
             reached = float(cue.t[j] + hit)
@@ -510,7 +513,7 @@ def first_contacts(
 
 def _struck_out_of_sight(cue: Path) -> tuple[float, float]:
     """When the cue ball was last seen still, and when its line from there to where it was
-    next seen may have reached a ball (_reach_time carries a line half a span on), if it was
+    next seen may have reached a ball (_reach_time carries it on: LINE_CARRIED_SPANS), if it was
     out of sight for more than a frame between them (behind the cue, merged with a ball it
     hit); (inf, inf) if it was not. Its pace over that span is not known: the line says
     nothing of when it was where."""
@@ -520,7 +523,7 @@ def _struck_out_of_sight(cue: Path) -> tuple[float, float]:
     later = cue.t[cue.seen & (cue.t > still)]
     if not len(later) or later[0] - still <= 1.5 * cue.frame_interval():
         return math.inf, math.inf
-    return still, still + 1.5 * (float(later[0]) - still)
+    return still, still + LINE_CARRIED_SPANS * (float(later[0]) - still)
 
 
 def hit_out_of_sight(

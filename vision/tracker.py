@@ -671,11 +671,9 @@ class Tracker:
             # The window holds the cloth around the farthest place it may be, too: a spot
             # is judged against its ring, and the window's cloth sets the noise level.
             margin = reach + FAINT_MARGIN_RADII * self.radius_px / 2
-            x0, y0 = (max(int(min(v) - margin), 0) for v in zip(*ends, strict=True))
-            x1, y1 = (
-                min(int(max(v) + margin) + 2, size)
-                for v, size in zip(zip(*ends, strict=True), (width, height), strict=True)
-            )
+            xs, ys = zip(*ends, strict=True)
+            x0, y0 = max(int(min(xs) - margin), 0), max(int(min(ys) - margin), 0)
+            x1, y1 = min(int(max(xs) + margin) + 2, width), min(int(max(ys) + margin) + 2, height)
             if x1 - x0 < 4 or y1 - y0 < 4:
                 continue
             window = np.s_[y0:y1, x0:x1]
