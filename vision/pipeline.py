@@ -139,6 +139,7 @@ class ShotDetector:
             self._at_rest(self._shot, t)
             and t - self._rolling_unseen_at >= REST_S
             and not self._pulse_awaited(t)
+            and not self.tracker.rattling_in_the_jaws(t)
         ) or t - self._shot[0].t > MAX_SHOT_S
         if not over:
             return []

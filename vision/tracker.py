@@ -2383,6 +2383,20 @@ class Tracker:
         reach_t, at, _ = self._cushion_ahead(track)
         return reach_t <= t - track.t and self._in_a_mouth(at)
 
+    def rattling_in_the_jaws(self, t: float) -> bool:
+        """Whether a ball lost going into a pocket's mouth may be rattling in its jaws yet:
+        not felt dropping, and out of sight no longer than a ball rattles there before it
+        drops or comes back out (fresh 36's 926: the cue ball, lost on a side pocket's lip
+        at 0.5 m/s, rolled back out 0.4 s later, after the shot had been ended, and its
+        coming out was taken for a shot of its own)."""
+        return any(
+            (track.moving or self._in_play(track))
+            and self.at_a_pocket(track)
+            and t - track.t <= POCKET_RATTLE_S
+            and not self.felt_dropping(track)
+            for track in self.tracks.values()
+        )
+
     def _went_into_a_mouth(self, track: Track, t: float) -> bool:
         """Lost in a pocket's mouth on its way: it dropped, or comes back out right there,
         no faster than it went in. (One lost resting there, under the cue, may have been

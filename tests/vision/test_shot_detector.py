@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from tests.vision.drawn import CALIBRATION as CAL
 from tests.vision.drawn import RED, WHITE, Balls, frame, into_the_head_left_corner
@@ -391,3 +392,29 @@ def test_a_ball_rolling_under_an_arm_still_over_the_table_is_waited_for() -> Non
     (shot,) = facts
     assert shot["t_end"] > 2.3  # out from under the arm again
     assert np.hypot(*(np.array(shot["positions"]["cue"]) - (1500.0, 1000.0))) < 10.0
+
+
+def test_a_ball_rolling_back_out_of_a_pocket_s_jaws_is_still_its_shot() -> None:
+    # Fresh 36's 926: the cue ball, lost on the lip of a side pocket at 0.5 m/s (no pocket
+    # sensors), rattled in its jaws and rolled back out 0.4 s later (here 0.6 s): the shot
+    # had been ended, and its coming out was taken for a shot of its own.
+    detector = ShotDetector(CAL, ("cue", 3))
+    red = {(1800.0, 900.0): RED}
+    start, lip, out = np.array([1150.0, 1000.0]), np.array([1250.0, 1250.0]), (1280.0, 1215.0)
+    way, back_out = float(np.linalg.norm(lip - start)), np.array(out) - lip
+    t, facts = 0.0, []
+    while t < 4.0:
+        run = max(t - 0.5, 0.0) * 500.0  # struck at 0.5 s, 0.5 m/s
+        back = t - 0.5 - way / 500.0 - 0.6  # how long it has been coming back out
+        xy: NDArray[np.float64] | None = None  # in the jaws, out of sight
+        if run < way:
+            xy = start + (lip - start) * run / way
+        elif back >= 0.0:
+            xy = lip + back_out * min(back * 200.0 / float(np.linalg.norm(back_out)), 1.0)
+        balls = dict(red) if xy is None else {(float(xy[0]), float(xy[1])): WHITE, **red}
+        facts += detector.on_frame(t, frame(balls))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["pocketed"] == []
+    assert np.hypot(*(np.array(shot["positions"]["cue"]) - out)) < 10.0
