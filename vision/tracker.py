@@ -2378,10 +2378,37 @@ class Tracker:
         """Lost in motion before a pocket's mouth, headed into it, and since out of sight
         long enough to have reached it: it went down or comes back out there (a ball found
         across the table is another)."""
-        if track.missing_since is None or not track.moving:
-            return False
-        reach_t, at, _ = self._cushion_ahead(track)
-        return reach_t <= t - track.t and self._in_a_mouth(at)
+        return self._mouth_gone_into(track, t) is not None
+
+    def _mouth_gone_into(self, track: Track, t: float) -> NDArray[np.float64] | None:
+        """Where a ball lost before a pocket's mouth went into it (see _lost_going_in), if it
+        did. So did a ball at rest clear of the others lost as it was hit, never seen going,
+        whose way from its hitter, at its hitter's pace, takes it into a mouth (fresh 36's
+        949: the faint 7, struck from 129 mm off a side pocket into it at 4 m/s, took a faint
+        spot 1.1 m back across the table, and left it)."""
+        if track.missing_since is None:
+            return None
+        if track.moving:
+            reach_t, at, _ = self._cushion_ahead(track)
+            return at if reach_t <= t - track.t and self._in_a_mouth(at) else None
+        if (
+            track.reached_at is None
+            or track.reached_from is None
+            or track.reached_speed <= 0.0
+            or track.missing_since > track.reached_at
+            or self._rested_against_others(track)
+        ):
+            return None
+        heading = track.xy - track.reached_from
+        way, rail = self._to_a_cushion(track.xy, heading)
+        if rail < 0:
+            return None
+        at = track.xy + heading / float(np.hypot(*heading)) * way
+        return (
+            at
+            if way / track.reached_speed <= t - track.reached_at and self._in_a_mouth(at)
+            else None
+        )
 
     def rattling_in_the_jaws(self, t: float) -> bool:
         """Whether a ball lost going into a pocket's mouth may be rattling in its jaws yet:

@@ -1636,6 +1636,18 @@ def test_a_cue_ball_out_of_sight_off_two_cushions_is_one_shot() -> None:
     assert [(round(s["t_start"], 1), s["off_table"]) for s in shots] == [(2.5, [])]
 
 
+def test_a_faint_ball_struck_in_the_frame_it_is_lost_goes_on_from_its_hitter() -> None:
+    # A rendered recording's 1.5 s, the strike at 0.5 s (fresh 36's 949): the cue ball at
+    # 4.2 m/s sends the 7, on cloth of nearly its colour, from 129 mm off the left side
+    # pocket into it in two frames; out of sight from the frame it was hit, it was not held
+    # to going on from its hitter, and took a faint spot 1.1 m back past the cue ball's way:
+    # off the table over the right cushion, not potted (a ruling).
+    clip = Path(__file__).parent / "data" / "a_faint_ball_struck_into_a_side_pocket_unseen"
+    with RecordingSource(clip) as source:
+        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    assert (shot["pocketed"], shot["off_table"]) == ([{"ball": 7, "pocket": "SL"}], [])
+
+
 def test_a_ball_struck_off_by_the_cue_ball_out_of_sight_keeps_its_own_way() -> None:
     # A rendered recording's 1.63 s up to a moment after the strike (fresh 23's 620, its
     # frames as recorded): the cue ball, out of sight under the cue, is struck into the 10
