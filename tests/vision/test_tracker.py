@@ -1648,6 +1648,19 @@ def test_a_faint_ball_struck_in_the_frame_it_is_lost_goes_on_from_its_hitter() -
     assert (shot["pocketed"], shot["off_table"]) == ([{"ball": 7, "pocket": "SL"}], [])
 
 
+def test_a_ball_lost_going_into_a_pocket_is_not_named_at_a_patch_of_cloth_elsewhere() -> None:
+    # A rendered recording's 2.2 s at 1280x720, the strike at 0.37 s (fresh 37's 964): the
+    # cue ball sends the maroon 7, on dark red cloth, into the foot-left corner at 1.9 m/s;
+    # lost 123 mm from the pocket, headed in, it drops (its pulse comes). At the shot's end
+    # the table was looked at again and the 7, free to be found anywhere, was named at a
+    # faint patch of the cloth far from that corner: its pot was lost (a ruling).
+    clip = Path(__file__).parent / "data" / "a_maroon_7_into_a_corner_on_dark_red_cloth"
+    with RecordingSource(clip) as source:
+        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    assert shot["pocketed"] == [{"ball": 7, "pocket": "FL"}]
+    assert "7" not in shot["positions"]
+
+
 def test_a_ball_struck_off_by_the_cue_ball_out_of_sight_keeps_its_own_way() -> None:
     # A rendered recording's 1.63 s up to a moment after the strike (fresh 23's 620, its
     # frames as recorded): the cue ball, out of sight under the cue, is struck into the 10
