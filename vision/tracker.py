@@ -108,6 +108,9 @@ COVERED_SPOT = 0.6
 COVERED_REACH_RADII = 1.75
 # ...and one this little covered is bare cloth.
 BARE_SPOT = 0.1
+# The cue ball at rest is gone from its spot, whatever its middle looks like, when this much of
+# its disc differs from the table at rest.
+LEFT_DISC_SHARE = 0.5
 # A ball against a cue or an arm is a bump on its blob this deep (in ball radii) at its
 # middle: a cue is thinner, an arm thicker.
 BUMP_DEPTH_RADII = (0.8, 1.3)
@@ -828,7 +831,13 @@ class Tracker:
     ) -> None:
         # A resting ball whose middle still looks as it did at rest has not gone anywhere:
         # what changed is beside it (a cue being aimed, a hand, a shadow), so it is neither
-        # hidden nor free to jump to some other blob; it may only creep.
+        # hidden nor free to jump to some other blob; it may only creep. (Unless it is the
+        # cue ball struck from under the cue: see _struck_from_under_the_cue.)
+        struck_away = {
+            tid
+            for tid, track in self.tracks.items()
+            if self._struck_from_under_the_cue(track, looks_from)
+        }
         still = {
             tid
             for tid, track in self.tracks.items()
@@ -837,6 +846,7 @@ class Tracker:
             and not track.moving
             and not self._in_play(track)
             and not self._in_mask(track.xy, mask, STILL_CORE_RADII)
+            and tid not in struck_away
         }
         self._hide_occluded(t, detections.occluders, keep=still)
         self._occluders = detections.occluders
@@ -852,6 +862,7 @@ class Tracker:
             or track.missing_since is not None
             or self._in_play(track)
             or self._in_mask(track.xy, mask)
+            or tid in struck_away
         ]
         for tid, track in self.tracks.items():
             track.seen = tid not in candidates
@@ -1855,6 +1866,38 @@ class Tracker:
         box = (max(0, hx - r), max(0, hy - r), min(width, hx + r + 1), min(height, hy + r + 1))
         colour, dark = self.cloth.foreground(planes[1], planes[0].u, planes[0].v, box)
         return float(np.mean((colour > 1.0) | (dark > 1.0)))
+
+    def _struck_from_under_the_cue(self, track: Track, planes: tuple[Planes, U8] | None) -> bool:
+        """Whether the cue ball at rest has gone from its spot though the changes show none of
+        it there: most of its disc differs from the table at rest. Struck away from under the
+        cue, which follows through over its spot (its ferrule as white as the ball), it leaves
+        a middle that looks as it did and a crescent of cloth either side of the cue, each
+        thinner than the changes' noise filter lets through at 640x360 (fresh 37's 972: the
+        cue ball looked still on its spot for 0.9 s while it rolled 600 mm away in plain
+        sight, and its shot was found that late)."""
+        if (
+            planes is None
+            or self._reference is None
+            or track.key != "cue"
+            or track.missing_since is not None
+            or track.moving
+            or self._in_play(track)
+        ):
+            return False
+        now, y_half = planes
+        hx, hy = (round(v) for v in self._half_pixel(track.xy))
+        radius = self.radius_px / 2
+        reach = math.ceil(radius)
+        height, width = y_half.shape
+        x0, y0 = max(hx - reach, 0), max(hy - reach, 0)
+        window = np.s_[y0 : min(hy + reach + 1, height), x0 : min(hx + reach + 1, width)]
+        diff = _difference(
+            (y_half[window], now.u[window], now.v[window]),
+            (self._reference[0][window], self._reference[1][window], self._reference[2][window]),
+        )
+        ys, xs = np.ogrid[y0 - hy : y0 - hy + diff.shape[0], x0 - hx : x0 - hx + diff.shape[1]]
+        disc = xs * xs + ys * ys <= radius * radius
+        return float(np.mean(diff[disc] > self._change_threshold)) >= LEFT_DISC_SHARE
 
     def _left_unseen(self, track: Track, mask: U8, planes: tuple[Planes, U8] | None) -> bool:
         """Whether an object ball lost at rest left its spot: where it showed the ball it now
