@@ -1256,7 +1256,8 @@ class Tracker:
             if after_shot:
                 pairs += self._found_again(t, tids, pairs, colours, cloth_under, looks)
         matched = {col: tids[row] for row, col in pairs}
-        # (Asked before the lost are stopped where they were lost, below.)
+        # The object balls felt dropping (asked before the lost are stopped below: a ball's
+        # way into a pocket's mouth is its velocity).
         felt = {
             tid
             for tid in tids
