@@ -138,8 +138,7 @@ class ShotDetector:
         over = (
             self._at_rest(self._shot, t)
             and t - self._rolling_unseen_at >= REST_S
-            and not self._pulse_awaited(t)
-            and not self.tracker.rattling_in_the_jaws(t)
+            and not self._drop_awaited(t)
         ) or t - self._shot[0].t > MAX_SHOT_S
         if not over:
             return []
@@ -235,14 +234,16 @@ class ShotDetector:
             if track.rest_xy is not None
         }
 
-    def _pulse_awaited(self, t: float) -> bool:
-        """On a table with pocket sensors, a ball lost in a pocket's mouth whose pulse may
-        yet come: a slow ball rolls on to the drop in the mouth's shadow, and the beam lies
-        below it (fresh 6's 197: the 2 lost creeping into the corner 0.43 s before its pulse),
-        and one may rattle in the jaws as long as a ball does before it drops (fresh 23's
-        620: the 7, lost in the mouth at 0.3 m/s, felt 1.04 s later)."""
+    def _drop_awaited(self, t: float) -> bool:
+        """A ball lost in a pocket's mouth that may drop yet, or come back out. On a table
+        with pocket sensors, until its pulse comes: a slow ball rolls on to the drop in the
+        mouth's shadow, and the beam lies below it (fresh 6's 197: the 2 lost creeping into
+        the corner 0.43 s before its pulse), and one may rattle in the jaws as long as a ball
+        does before it drops (fresh 23's 620: the 7, lost in the mouth at 0.3 m/s, felt 1.04
+        s later). Without sensors, while it may be rattling in the jaws
+        (Tracker.rattling_in_the_jaws)."""
         if not self.tracker.has_sensors:
-            return False
+            return self.tracker.rattling_in_the_jaws(t)
         return any(
             self.tracker.at_a_pocket(track)
             and track.missing_since is not None

@@ -2462,16 +2462,15 @@ class Tracker:
         )
 
     def rattling_in_the_jaws(self, t: float) -> bool:
-        """Whether a ball lost going into a pocket's mouth may be rattling in its jaws yet:
-        not felt dropping, and out of sight no longer than a ball rattles there before it
-        drops or comes back out (fresh 36's 926: the cue ball, lost on a side pocket's lip
-        at 0.5 m/s, rolled back out 0.4 s later, after the shot had been ended, and its
-        coming out was taken for a shot of its own)."""
+        """Whether a ball lost going into a pocket's mouth may be rattling in its jaws yet,
+        as far as sight tells (a pocket's pulse would say it dropped): out of sight no
+        longer than a ball rattles there before it drops or comes back out (fresh 36's 926:
+        the cue ball, lost on a side pocket's lip at 0.5 m/s, rolled back out 0.4 s later,
+        after the shot had been ended, and its coming out was taken for a shot of its own)."""
         return any(
             (track.moving or self._in_play(track))
             and self.at_a_pocket(track)
             and t - track.t <= POCKET_RATTLE_S
-            and not self.felt_dropping(track)
             for track in self.tracks.values()
         )
 
