@@ -503,6 +503,7 @@ class Tracker:
             dilated, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0)
         )
         discs: list[Disc] = []
+        boxes: list[tuple[int, int, int, int]] = []  # each disc's window
         occluders: list[Occluder] = []
         moving = self._motions(t)
         known = self._half_res_positions()
@@ -529,22 +530,39 @@ class Tracker:
                 # one where a ball in play went: rolling past the cue and the arm after the
                 # strike (fresh 14's 396: the cue ball and the 2 lost for 0.15 s).
                 if self._cue_ball_resting_in(box, grow) or self._ball_going_in(box, grow):
-                    discs.extend(self._clear_of_clusters(found.discs))
+                    clear = self._clear_of_clusters(found.discs)
+                    discs.extend(clear)
+                    boxes.extend([box] * len(clear))
                 continue
             discs.extend(found.discs)
+            boxes.extend([box] * len(found.discs))
             occluders.extend(found.occluders)
-        # A region's box may hold another region's ball too (beside an arm reaching in on
-        # a slant): found in both, it is one ball, not two for two tracks to take. (Each box
-        # is searched whole: a ball whose change is at one side of it lies partly outside its
-        # region, and its middle is measured on the whole of it.)
-        discs = [
-            d
-            for i, d in enumerate(discs)
-            if all(math.hypot(d.x - e.x, d.y - e.y) >= self.radius_px for e in discs[:i])
-        ]
+        discs = self._once_each(discs, boxes)
         self._windows = windows
         kept, table_xy = self._not_openings(list(self._unclipped(discs)), planes, y_half, t)
         return Detections(tuple(kept), tuple(occluders)), table_xy
+
+    def _once_each(self, discs: list[Disc], boxes: list[tuple[int, int, int, int]]) -> list[Disc]:
+        """The discs, a ball found in two windows once. A region's box may hold another
+        region's ball too (beside an arm reaching in on a slant): found in both, it is one
+        ball, not two for two tracks to take; it is measured in the window that holds the
+        most of it, the one whose edge is farthest from its middle (fresh 39's 1020: the cue
+        ball at rest by a cushion, cut through its middle by the box of a change beside it,
+        was found 10 mm off the cushion, and its touch of it went unseen). (Each box is
+        searched whole: a ball whose change is at one side of it lies partly outside its
+        region, and its middle is measured on the whole of it.)"""
+
+        def clearance(index: int) -> float:
+            x0, y0, x1, y1 = boxes[index]
+            hx, hy = (discs[index].x + 0.5) / 2 - 0.5, (discs[index].y + 0.5) / 2 - 0.5
+            return min(hx - x0, x1 - 1 - hx, hy - y0, y1 - 1 - hy)
+
+        kept: list[int] = []
+        for i in sorted(range(len(discs)), key=clearance, reverse=True):
+            d = discs[i]
+            if all(math.hypot(d.x - discs[k].x, d.y - discs[k].y) >= self.radius_px for k in kept):
+                kept.append(i)
+        return [discs[i] for i in sorted(kept)]
 
     def _found_in(
         self,

@@ -1674,6 +1674,18 @@ def test_a_ball_lost_going_into_a_pocket_is_not_named_at_a_patch_of_cloth_elsewh
     assert "7" not in shot["positions"]
 
 
+def test_a_ball_found_in_two_windows_is_measured_in_the_one_that_holds_it_whole() -> None:
+    # A rendered recording's first 6.8 s, the strike at 2.86 s (fresh 39's 1020): the cue
+    # ball creeps into the left cushion at 0.15 m/s, touches it and stops 8 mm off it. The
+    # window of a change beside it cut through the ball's middle; found in both that window
+    # and its own, the ball was measured in the one that showed only its lower half, 13 mm
+    # off the cushion as it touched it: the touch went unseen.
+    clip = Path(__file__).parent / "data" / "a_cue_ball_creeping_into_a_cushion_by_another_change"
+    with RecordingSource(clip) as source:
+        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    assert {"ball": "cue", "rail": "left"} in shot["rails_after_contact"]
+
+
 def test_a_ball_struck_off_by_the_cue_ball_out_of_sight_keeps_its_own_way() -> None:
     # A rendered recording's 1.63 s up to a moment after the strike (fresh 23's 620, its
     # frames as recorded): the cue ball, out of sight under the cue, is struck into the 10
