@@ -1272,7 +1272,7 @@ class Tracker:
                 cost[row] = np.where(unlike <= MAX_COLOUR_GAP, dist, np.inf)
             pairs = assign(cost, max_cost=2 * BALL_RADIUS_MM)
             if after_shot:
-                pairs += self._found_again(t, tids, pairs, colours, cloth_under, looks)
+                pairs += self._found_again(t, tids, pairs, found, colours, cloth_under, looks)
         matched = {col: tids[row] for row, col in pairs}
         # The object balls felt dropping (asked before the lost are stopped below: a ball's
         # way into a pocket's mouth is its velocity).
@@ -1464,12 +1464,14 @@ class Tracker:
         t: float,
         tids: list[int],
         pairs: list[tuple[int, int]],
+        found: NDArray[np.float64],
         colours: NDArray[np.float64],
         cloth: NDArray[np.float64],
         looks: list[Look],
     ) -> list[tuple[int, int]]:
         """Balls lost in play that came to rest somewhere unexplained: matched by colour
-        (`looks`: each detection's, from look_at).
+        (`looks`: each detection's, from look_at), an object ball lost rolling no farther than
+        its pace took it (_within_its_pace).
 
         No ball appears on its own during a shot, so a ball at rest that no track explains
         is one the tracker lost on the way (behind an arm, in a crowd). An object ball lost in
@@ -1503,7 +1505,31 @@ class Tracker:
                     # whichever way up it stops): its look, stripe and all, tells it.
                     cost[i] = ids * (MAX_COLOUR_GAP / FOUND_AGAIN_COST)
                 cost[i, ids > FOUND_AGAIN_COST] = np.inf
+            cost[i, ~self._within_its_pace(self.tracks[tids[r]], t, found[cols])] = np.inf
         return [(rows[i], cols[j]) for i, j in assign(cost, max_cost=MAX_COLOUR_GAP)]
+
+    def _within_its_pace(
+        self, track: Track, t: float, found: NDArray[np.float64]
+    ) -> NDArray[np.bool_]:
+        """Which of `found` an object ball lost rolling may have come to rest at by `t`: it
+        goes no faster than it went, off a cushion or a pocket's jaws too (JAW_REBOUND), unless
+        a ball reached it since (fresh 37's 964: the 1, lost rolling at 0.13 m/s, was named at
+        the shot's end at a faint patch of cloth 1.9 m on, 1.7 s later). The cue ball may
+        come back in hand anywhere, and a ball lost at rest that a ball reached may be
+        anywhere its hit sent it."""
+        everywhere = np.ones(len(found), bool)
+        lost = track.missing_since
+        if (
+            lost is None
+            or track.key in (None, "cue")
+            or not track.moving
+            or (track.reached_at is not None and track.reached_at >= lost)
+        ):
+            return everywhere
+        reach = 2 * BALL_RADIUS_MM + (JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S) * (
+            t - track.t
+        )
+        return np.asarray(np.hypot(*(found - track.xy).T) <= reach)
 
     def cue_look_alikes(self) -> list[Track]:
         """The balls that may be the cue ball as well as the one named so (see

@@ -17,6 +17,7 @@ from tests.vision.drawn import (
     CLOTH_BGR,
     RED,
     WHITE,
+    Balls,
     frame,
     into_the_head_left_corner,
     picture,
@@ -162,6 +163,25 @@ def test_a_ball_felt_dropping_is_not_found_again_at_rest_after_the_shot() -> Non
     tracker.on_pocket("HL", t)
     tracker.settle(t, frame({(1500.0, 640.0): WHITE, (1900.0, 400.0): RED}), after_shot=True)
     assert three.missing_since is not None
+
+
+def test_a_ball_lost_rolling_is_found_again_no_farther_than_its_pace_took_it() -> None:
+    # Fresh 37's 964: the 1, lost rolling at 0.13 m/s, was named at the shot's end at a
+    # patch of cloth 1.9 m on, which looked more like it than the 1 itself, resting 105 mm
+    # past where it was lost. Rolling, a ball goes no faster than it went unless a ball
+    # hits it: 1 s on, it is no more than 0.75 m away (its pace half again, and its
+    # speed's noise), not 1 m.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    tracker.update(0.0, frame({(1200.0, 640.0): RED, (600.0, 300.0): WHITE}))
+    (three,) = [tr for tr in tracker.tracks.values() if tr.key == 3]
+    three.xy, three.velocity = np.array([1300.0, 640.0]), np.array([130.0, 0.0])
+    three.t, three.missing_since = 2.0, 2.02
+    stopped, decoy = (1400.0, 640.0), (2300.0, 900.0)
+    shaded = (40, 60, 180)  # the 3 where it stopped, a little off its look at rest
+    balls: Balls = {(600.0, 300.0): WHITE, stopped: shaded, decoy: RED}
+    tracker.settle(3.0, frame(balls), after_shot=True)
+    assert three.missing_since is None
+    assert np.hypot(*(three.xy - stopped)) < 10.0
 
 
 def test_the_cue_ball_down_a_pocket_strikes_nothing_unseen() -> None:
