@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
@@ -1365,7 +1365,7 @@ class Tracker:
             else:
                 track.xy = xy
             self._found_at_rest(track, t, discs[col], looks[col], planes, bool(is_faint[col]))
-        self._identify(stayed, rolls, after_shot, put_down[0] if len(put_down) == 1 else None)
+        self._identify(stayed, rolls, after_shot, put_down[0] if len(put_down) == 1 else None, felt)
         self._find_cue_look_alikes()
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 
@@ -1598,9 +1598,11 @@ class Tracker:
         rolls: dict[int, Roll],
         after_shot: bool = False,
         put_down: int | None = None,
+        felt: Collection[int] = (),
     ) -> None:
         """Ids for the balls in sight (and, after a shot, for those it took off the table),
-        by their looks at rest and how they looked rolling there (`rolls`).
+        by their looks at rest and how they looked rolling there (`rolls`); `felt`, the
+        balls out of sight that a pocket felt dropping.
 
         A ball that stayed on its spot since the last rest is the ball it was, unless its look
         plainly says otherwise: a 9 with its stripe turned under looks all white, like the
@@ -1616,9 +1618,13 @@ class Tracker:
         looks = [look for look in combined if look is not None]
         # A ball followed into a pocket's mouth and lost there went down: after a scratch,
         # the 9 at rest is not the cue ball (its white half showing) for want of one, nor
-        # the 3 in dim light the 1 just potted.
+        # the 3 in dim light the 1 just potted. So did one a pocket felt dropping (fresh 39's
+        # 1006: the 8, lost 133 mm from a corner going in along the cushion and felt there,
+        # gave its name to the 10 resting with its dark band up).
         dropped = (
-            {tr.key for tr in self.tracks.values() if self.at_a_pocket(tr)} if after_shot else set()
+            {tr.key for tid, tr in self.tracks.items() if self.at_a_pocket(tr) or tid in felt}
+            if after_shot
+            else set()
         )
         candidates = sorted(
             self.on_table - dropped - ({"cue"} if put_down is not None else set()), key=str

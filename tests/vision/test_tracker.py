@@ -1694,6 +1694,21 @@ def test_a_ball_lost_going_into_a_pocket_is_not_named_at_a_patch_of_cloth_elsewh
     assert "7" not in shot["positions"]
 
 
+def test_a_ball_felt_dropping_gives_its_name_to_no_ball_at_rest() -> None:
+    # A rendered recording's 8.8 s, its frames as recorded, the strike at 0.18 s (fresh
+    # 39's 1006): the 8 runs along the left cushion into the foot-left corner at 1.1 m/s,
+    # is lost 133 mm short of it, and the corner's sensor feels it drop. At the shot's end
+    # the balls in sight were named anew with the 8's name still to give, and the 10,
+    # resting with its dark blue band up beside its white cap, took it: the 8's pot was
+    # lost (a ruling) and the 10 was left out.
+    clip = Path(__file__).parent / "data" / "the_8_felt_down_a_corner_it_ran_into_along_the_cushion"
+    with RecordingSource(clip) as source:
+        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    assert shot["pocketed"] == [{"ball": 8, "pocket": "FL"}]
+    assert "8" not in shot["positions"]
+    assert shot["positions"]["10"] == pytest.approx([867.5, 420.1], abs=10.0)
+
+
 def test_a_ball_found_in_two_windows_is_measured_in_the_one_that_holds_it_whole() -> None:
     # A rendered recording's first 6.8 s, the strike at 2.86 s (fresh 39's 1020): the cue
     # ball creeps into the left cushion at 0.15 m/s, touches it and stops 8 mm off it. The
