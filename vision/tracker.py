@@ -963,11 +963,21 @@ class Tracker:
                     and not self._may_be_hit(track, t)
                 )
                 rolling = paced and (track.key != "cue" or dt > MISSING_REACH_S)
+                # The cue ball in play, however long lost in its shot, may be anywhere its
+                # colour says, even seen still a moment before: its spin sets it going again
+                # (drawn back off a ball it met full, fresh 39's 1015). Not from a pocket's
+                # mouth (fresh 36's 926), nor after its shot: lost then, it is in the
+                # player's hand (fresh 35's 912, carried in over a cushion after a scratch).
                 far = may_have_moved and (
                     dt <= MISSING_REACH_S
                     or struck_unseen
                     or hit_unseen_at is not None
                     or (rolling and track.moving)
+                    or (
+                        self._cue_ball_going(track)
+                        and not at_a_pocket
+                        and not self.lost_in_an_ended_shot(track)
+                    )
                 )
                 speed, unseen = MAX_SPEED_MM_S, dt if hit_unseen_at is None else t - hit_unseen_at
                 # Rolling, until it can have reached a cushion it is on its line (if its line

@@ -1721,6 +1721,32 @@ def test_a_ball_found_in_two_windows_is_measured_in_the_one_that_holds_it_whole(
     assert {"ball": "cue", "rail": "left"} in shot["rails_after_contact"]
 
 
+def test_a_cue_ball_seen_still_a_moment_after_a_full_hit_may_be_drawn_back_anywhere() -> None:
+    # A rendered recording's first 8.9 s, its frames as recorded, the strike at 1.93 s
+    # (fresh 39's 1015, 120 fps): the cue ball meets the 2 nearly full and all but stops,
+    # seen still for 0.05 s beside the cue following through; then its draw takes it
+    # back into the right cushion, in plain sight. Taken for a ball at rest out of sight,
+    # it was looked for only where it had stopped, never found going, and its cushion (the
+    # shot's only one after the contact for the cue ball) was lost.
+    clip = Path(__file__).parent / "data" / "a_cue_ball_stunned_then_drawn_back_beside_the_cue"
+    with RecordingSource(clip) as source:
+        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    assert {"ball": "cue", "rail": "right"} in shot["rails_after_contact"]
+
+
+def test_a_cue_ball_lost_going_into_a_corner_and_carried_back_in_is_one_shot() -> None:
+    # A rendered recording's 11.2 s, the strike at 0.6 s (fresh 35's 912): the cue ball is
+    # lost going into the head-left corner, its pulse comes, and after the shot the player
+    # carries it in over the right cushion and puts it down. The cue ball lost in play may
+    # be found anywhere its colour says (its spin may set it going again), but not lost in
+    # a pocket's mouth (its pot was missed), nor once its shot is over: in the hand coming
+    # in over the cushion it was taken for the cue ball going on, and started a shot.
+    clip = Path(__file__).parent / "data" / "a_cue_ball_scratched_then_carried_in_over_a_cushion"
+    with RecordingSource(clip) as source:
+        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
+
+
 def test_a_ball_struck_off_by_the_cue_ball_out_of_sight_keeps_its_own_way() -> None:
     # A rendered recording's 1.63 s up to a moment after the strike (fresh 23's 620, its
     # frames as recorded): the cue ball, out of sight under the cue, is struck into the 10
