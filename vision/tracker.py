@@ -547,10 +547,10 @@ class Tracker:
         region's ball too (beside an arm reaching in on a slant): found in both, it is one
         ball, not two for two tracks to take; it is measured in the window that holds the
         most of it, the one whose edge is farthest from its middle (fresh 39's 1020: the cue
-        ball at rest by a cushion, cut through its middle by the box of a change beside it,
-        was found 10 mm off the cushion, and its touch of it went unseen). (Each box is
-        searched whole: a ball whose change is at one side of it lies partly outside its
-        region, and its middle is measured on the whole of it.)"""
+        ball creeping into a cushion, cut through its middle by the box of a change beside
+        it, was found 13 mm off the cushion as it touched it, and the touch went unseen).
+        (Each box is searched whole: a ball whose change is at one side of it lies partly
+        outside its region, and its middle is measured on the whole of it.)"""
 
         def clearance(index: int) -> float:
             x0, y0, x1, y1 = boxes[index]
@@ -1527,7 +1527,6 @@ class Tracker:
         the shot's end at a faint patch of cloth 1.9 m on, 1.7 s later). The cue ball may
         come back in hand anywhere, and a ball lost at rest that a ball reached may be
         anywhere its hit sent it."""
-        everywhere = np.ones(len(found), bool)
         lost = track.missing_since
         if (
             lost is None
@@ -1535,7 +1534,7 @@ class Tracker:
             or not track.moving
             or (track.reached_at is not None and track.reached_at >= lost)
         ):
-            return everywhere
+            return np.ones(len(found), bool)
         reach = 2 * BALL_RADIUS_MM + (JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S) * (
             t - track.t
         )
