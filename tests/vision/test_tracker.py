@@ -46,6 +46,12 @@ def named_at_the_end(clip: str) -> dict[object, tuple[float, float]]:
     return {b["ball"]: (b["x"], b["y"]) for b in last.balls}
 
 
+def shots_in(clip: str) -> list[dict[str, Any]]:
+    """The facts of every shot in a short recording in tests/vision/data."""
+    with RecordingSource(Path(__file__).parent / "data" / clip) as source:
+        return [facts for result in replay.run(source) for facts in result.facts]
+
+
 def stun_shot(
     spot: tuple[float, float], step: tuple[float, float], i: int, hit: int
 ) -> tuple[float, float]:
@@ -1637,9 +1643,7 @@ def test_a_cue_ball_rolling_on_under_the_arm_along_its_way_is_one_shot() -> None
     # under the player's arm, which lies along its way, and is out of sight 0.85 s. Its
     # line from its last, blurred step, 12 degrees off, came out from under the arm: it was
     # held to have stopped, the shot ended, and it coming out made a second shot.
-    clip = Path(__file__).parent / "data" / "cue_ball_rolling_along_under_the_arm"
-    with RecordingSource(clip) as source:
-        shots = [facts for result in replay.run(source) for facts in result.facts]
+    shots = shots_in("cue_ball_rolling_along_under_the_arm")
     assert [round(s["t_start"], 1) for s in shots] == [1.8]
 
 
@@ -1650,9 +1654,7 @@ def test_a_cue_ball_out_of_sight_off_two_cushions_is_one_shot() -> None:
     # its last step, without the speed the cushions took, came 0.08 s sooner, and nothing
     # had moved in sight for longer than a rest: the shot ended there, the cue ball off the
     # table, and it coming out made a second shot.
-    clip = Path(__file__).parent / "data" / "cue_ball_two_cushions_under_the_player"
-    with RecordingSource(clip) as source:
-        shots = [facts for result in replay.run(source) for facts in result.facts]
+    shots = shots_in("cue_ball_two_cushions_under_the_player")
     assert [(round(s["t_start"], 1), s["off_table"]) for s in shots] == [(2.5, [])]
 
 
@@ -1662,9 +1664,7 @@ def test_a_faint_ball_struck_in_the_frame_it_is_lost_goes_on_from_its_hitter() -
     # pocket into it in two frames; out of sight from the frame it was hit, it was not held
     # to going on from its hitter, and took a faint spot 1.1 m back past the cue ball's way:
     # off the table over the right cushion, not potted (a ruling).
-    clip = Path(__file__).parent / "data" / "a_faint_ball_struck_into_a_side_pocket_unseen"
-    with RecordingSource(clip) as source:
-        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    (shot,) = shots_in("a_faint_ball_struck_into_a_side_pocket_unseen")
     assert (shot["pocketed"], shot["off_table"]) == ([{"ball": 7, "pocket": "SL"}], [])
 
 
@@ -1675,9 +1675,7 @@ def test_a_cue_ball_struck_from_under_the_cue_over_its_spot_starts_the_shot_at_o
     # is thinner than the changes' noise filter lets through at 640x360. The cue ball was
     # held still on its spot for 0.9 s while it rolled away in plain sight; the shot was
     # found that late (not found, for the evaluation).
-    clip = Path(__file__).parent / "data" / "cue_ball_struck_from_under_the_following_cue"
-    with RecordingSource(clip) as source:
-        shots = [facts for result in replay.run(source) for facts in result.facts]
+    shots = shots_in("cue_ball_struck_from_under_the_following_cue")
     assert [(round(s["t_start"], 1), s["first_contact"]) for s in shots] == [(0.7, 4)]
 
 
@@ -1687,9 +1685,7 @@ def test_a_ball_lost_going_into_a_pocket_is_not_named_at_a_patch_of_cloth_elsewh
     # lost 123 mm from the pocket, headed in, it drops (its pulse comes). At the shot's end
     # the table was looked at again and the 7, free to be found anywhere, was named at a
     # faint patch of the cloth far from that corner: its pot was lost (a ruling).
-    clip = Path(__file__).parent / "data" / "a_maroon_7_into_a_corner_on_dark_red_cloth"
-    with RecordingSource(clip) as source:
-        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    (shot,) = shots_in("a_maroon_7_into_a_corner_on_dark_red_cloth")
     assert shot["pocketed"] == [{"ball": 7, "pocket": "FL"}]
     assert "7" not in shot["positions"]
 
@@ -1701,9 +1697,7 @@ def test_a_ball_felt_dropping_gives_its_name_to_no_ball_at_rest() -> None:
     # the balls in sight were named anew with the 8's name still to give, and the 10,
     # resting with its dark blue band up beside its white cap, took it: the 8's pot was
     # lost (a ruling) and the 10 was left out.
-    clip = Path(__file__).parent / "data" / "the_8_felt_down_a_corner_it_ran_into_along_the_cushion"
-    with RecordingSource(clip) as source:
-        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    (shot,) = shots_in("the_8_felt_down_a_corner_it_ran_into_along_the_cushion")
     assert shot["pocketed"] == [{"ball": 8, "pocket": "FL"}]
     assert "8" not in shot["positions"]
     assert shot["positions"]["10"] == pytest.approx([867.5, 420.1], abs=10.0)
@@ -1715,9 +1709,7 @@ def test_a_ball_found_in_two_windows_is_measured_in_the_one_that_holds_it_whole(
     # window of a change beside it cut through the ball's middle; found in both that window
     # and its own, the ball was measured in the one that showed only its lower half, 13 mm
     # off the cushion as it touched it: the touch went unseen.
-    clip = Path(__file__).parent / "data" / "a_cue_ball_creeping_into_a_cushion_by_another_change"
-    with RecordingSource(clip) as source:
-        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    (shot,) = shots_in("a_cue_ball_creeping_into_a_cushion_by_another_change")
     assert {"ball": "cue", "rail": "left"} in shot["rails_after_contact"]
 
 
@@ -1728,9 +1720,7 @@ def test_a_cue_ball_seen_still_a_moment_after_a_full_hit_may_be_drawn_back_anywh
     # back into the right cushion, in plain sight. Taken for a ball at rest out of sight,
     # it was looked for only where it had stopped, never found going, and its cushion (the
     # shot's only one after the contact for the cue ball) was lost.
-    clip = Path(__file__).parent / "data" / "a_cue_ball_stunned_then_drawn_back_beside_the_cue"
-    with RecordingSource(clip) as source:
-        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    (shot,) = shots_in("a_cue_ball_stunned_then_drawn_back_beside_the_cue")
     assert {"ball": "cue", "rail": "right"} in shot["rails_after_contact"]
 
 
@@ -1741,9 +1731,7 @@ def test_a_cue_ball_lost_going_into_a_corner_and_carried_back_in_is_one_shot() -
     # be found anywhere its colour says (its spin may set it going again), but not lost in
     # a pocket's mouth (its pot was missed), nor once its shot is over: in the hand coming
     # in over the cushion it was taken for the cue ball going on, and started a shot.
-    clip = Path(__file__).parent / "data" / "a_cue_ball_scratched_then_carried_in_over_a_cushion"
-    with RecordingSource(clip) as source:
-        (shot,) = [facts for result in replay.run(source) for facts in result.facts]
+    (shot,) = shots_in("a_cue_ball_scratched_then_carried_in_over_a_cushion")
     assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
 
 
