@@ -259,6 +259,13 @@ class Track:
     def moving(self) -> bool:
         return self.speed > REST_SPEED_MM_S
 
+    @property
+    def fastest_unseen(self) -> float:
+        """The fastest it can be going, rolling on out of sight with no ball hitting it: its
+        pace, half again (a step across a bounce off a cushion or a jaw understates it), and
+        the speed's noise."""
+        return JAW_REBOUND * self.pace_in + SPEED_NOISE_MM_S
+
 
 @dataclass(frozen=True)
 class _Window:
@@ -1001,7 +1008,7 @@ class Tracker:
                     and may_have_moved
                 ):
                     # (At its pace: a step measured across a bounce understates it.)
-                    speed = JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S
+                    speed = track.fastest_unseen
                 gate = 2 * BALL_RADIUS_MM + speed * (unseen if far else 0.0)
                 # (An object ball rolling into one at rest nearly full on goes no farther
                 # along its line than where it meets it: fresh 8's 237.)
@@ -1269,6 +1276,13 @@ class Tracker:
         self._hide_occluded(t, detections.occluders)
         self._occluders = detections.occluders
         tids = list(self.tracks)
+        # The object balls felt dropping (asked before the lost are stopped below: a ball's
+        # way into a pocket's mouth is its velocity).
+        felt = {
+            tid
+            for tid in tids
+            if self.tracks[tid].key != "cue" and self.felt_dropping(self.tracks[tid])
+        }
         pairs = []
         looks = [look_at(planes, y_half, self.cloth, d.x, d.y, self.radius_px) for d in discs]
         if tids and len(found):
@@ -1282,15 +1296,8 @@ class Tracker:
                 cost[row] = np.where(unlike <= MAX_COLOUR_GAP, dist, np.inf)
             pairs = assign(cost, max_cost=2 * BALL_RADIUS_MM)
             if after_shot:
-                pairs += self._found_again(t, tids, pairs, found, colours, cloth_under, looks)
+                pairs += self._found_again(t, tids, pairs, found, colours, cloth_under, looks, felt)
         matched = {col: tids[row] for row, col in pairs}
-        # The object balls felt dropping (asked before the lost are stopped below: a ball's
-        # way into a pocket's mouth is its velocity).
-        felt = {
-            tid
-            for tid in tids
-            if self.tracks[tid].key != "cue" and self.felt_dropping(self.tracks[tid])
-        }
         # A ball at rest where nothing changed since the last rest has not moved: measured
         # again in a crowd it would only move by the split's noise.
         since = self._changes(y_half, planes) if self._reference is not None else None
@@ -1478,10 +1485,12 @@ class Tracker:
         colours: NDArray[np.float64],
         cloth: NDArray[np.float64],
         looks: list[Look],
+        felt: Collection[int],
     ) -> list[tuple[int, int]]:
         """Balls lost in play that came to rest somewhere unexplained: matched by colour
         (`looks`: each detection's, from look_at), an object ball lost rolling no farther than
-        its pace took it (_within_its_pace).
+        its pace took it (_within_its_pace); not an object ball a pocket felt dropping
+        (`felt`).
 
         No ball appears on its own during a shot, so a ball at rest that no track explains
         is one the tracker lost on the way (behind an arm, in a crowd). An object ball lost in
@@ -1497,7 +1506,7 @@ class Tracker:
             r
             for r, track in lost
             if track.missing_since is not None
-            and (track.key == "cue" or not self.felt_dropping(track))
+            and tids[r] not in felt
             and self._may_have_moved(track, t)
         ]
         cols = [c for c in range(len(colours)) if c not in {p[1] for p in pairs}]
@@ -1535,9 +1544,7 @@ class Tracker:
             or (track.reached_at is not None and track.reached_at >= lost)
         ):
             return np.ones(len(found), bool)
-        reach = 2 * BALL_RADIUS_MM + (JAW_REBOUND * track.pace_in + SPEED_NOISE_MM_S) * (
-            t - track.t
-        )
+        reach = 2 * BALL_RADIUS_MM + track.fastest_unseen * (t - track.t)
         return np.asarray(np.hypot(*(found - track.xy).T) <= reach)
 
     def cue_look_alikes(self) -> list[Track]:
