@@ -2450,6 +2450,15 @@ class Tracker:
         )
 
     @staticmethod
+    def _struck_step_only(track: Track) -> bool:
+        """Whether the cue ball in motion was seen only once since it left its spot: that
+        step is its blob's with the cue's tip in it, pulled back towards the cue, and tells
+        not which way it went (fresh 40's 1036: struck beside a side pocket away from it, its
+        one step went 22 mm towards it, and, lost in the mouth, it was held to coming back
+        out there, and never found again as it crossed the table)."""
+        return track.key == "cue" and track.moving and not Tracker._cue_ball_going(track)
+
+    @staticmethod
     def _cue_ball_going(track: Track) -> bool:
         """Whether the cue ball was seen going twice since it left its spot: in play, not only
         found a step off it (under the cue's tip, or jittering as the player settles)."""
@@ -2506,6 +2515,8 @@ class Tracker:
         if track.missing_since is None:
             return None
         if track.moving:
+            if self._struck_step_only(track):
+                return None
             reach_t, at, _ = self._cushion_ahead(track)
             return at if reach_t <= t - track.t and self._in_a_mouth(at) else None
         if (
@@ -2547,11 +2558,11 @@ class Tracker:
         if not self.at_a_pocket(track):
             return False
         assert track.missing_since is not None
-        if track.moving and not self._headed_into_a_mouth(track):
+        if track.moving and (not self._headed_into_a_mouth(track) or self._struck_step_only(track)):
             # Going away from every pocket whose mouth it is in (fresh 29's 761: the cue ball,
             # resting 87 mm from a corner, struck out of it, its first step a few millimetres,
             # hidden by the cue following through: held to coming back out of the mouth at
-            # that pace, it was lost across the table for 2.7 s).
+            # that pace, it was lost across the table for 2.7 s), or its way not known.
             return False
         return track.moving or self._in_play(track) or t - track.missing_since > MISSING_REACH_S
 

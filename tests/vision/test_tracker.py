@@ -1936,3 +1936,16 @@ def test_a_ball_of_the_cloths_colour_counts_in_a_blob_only_while_it_is_seen() ->
     assert not motion.streaks
     track.missing_since = 0.0
     assert all((m.x, m.y) != here for m in tracker._motions(0.0))
+
+
+def test_the_cue_ball_struck_beside_a_side_pocket_is_followed_away_from_it() -> None:
+    # A rendered recording's 3.2 s, the strike at 2.05 s (fresh 40's 1036): the cue ball,
+    # resting by the right side pocket, is struck hard away from it into the 6. Its one
+    # step in the strike's frame is its blob's with the cue's tip, pulled 22 mm towards the
+    # pocket; lost in the mouth after it, it was held to coming back out there, never found
+    # again as it crossed the table, and both its cushions went unseen.
+    (shot,) = shots_in("a_cue_ball_struck_beside_a_side_pocket_away_from_it")
+    assert shot["first_contact"] == 6
+    assert {"ball": "cue", "rail": "right"} in shot["rails_after_contact"]
+    assert {"ball": "cue", "rail": "head"} in shot["rails_after_contact"]
+
