@@ -193,6 +193,9 @@ CORNER_THROAT_MM = 45.0
 # The cue ball put down with an arm over the table: the table at rest is taken anew this many
 # radii round it (its shadow too), and nowhere else.
 PLACED_SPOT_RADII = 2.0
+# A cue ball gone down a pocket is put back on the cloth by hand no sooner than this after
+# it went out of sight in the mouth: it has to be taken out first.
+PLACED_AFTER_DROP_S = 1.0
 # A disc this dark and this colourless in a pocket's mouth is the hole seen through it.
 OPENING_DARK = 0.6
 OPENING_COLOUR = 0.15
@@ -1335,7 +1338,12 @@ class Tracker:
             track.key
             for tid, track in self.tracks.items()
             if track.key is not None
-            and (tid in matched.values() or not self._may_have_moved(track, t) or tid in felt)
+            and (
+                tid in matched.values()
+                or not self._may_have_moved(track, t)
+                or tid in felt
+                or self._not_out_of_its_pocket_yet(track, t)
+            )
         }
         newcomers = [col for col in range(len(found)) if col not in matched]
         free = [key for key in sorted(self.on_table, key=str) if key not in held]
@@ -1417,6 +1425,8 @@ class Tracker:
         from the object balls known and from the arms, and plainly the cue ball; the rest of
         the table is left as it was (re-found once it is clear, or the shot is over)."""
         assert self.cloth is not None and self._reference is not None
+        if any(self._not_out_of_its_pocket_yet(track, t) for track in self.tracks.values()):
+            return
         y_half = planes.y_half()
         colour, dark = self.cloth.foreground(y_half, planes.u, planes.v)
         detections = detect(colour, dark, self.radius_px / 2, expected=len(self.on_table))
@@ -1463,6 +1473,20 @@ class Tracker:
             np.where(spot > 0, new, was) for was, new in zip(self._reference, now, strict=True)
         )
         self._reference = (y, u, v)
+
+    def _not_out_of_its_pocket_yet(self, track: Track, t: float) -> bool:
+        """Whether the cue ball went down a pocket too short a while ago to be back on the
+        cloth: it has to be taken out and put down by hand first (PLACED_AFTER_DROP_S), and
+        what looks like it till then is something else (fresh 40's 1035: the cue's white
+        ferrule and tip, the stick held still over the cushion after the cue ball went
+        straight into the side pocket, were taken for it put down 0.66 s later; drawn back,
+        they were a shot of their own, the cue ball off the table)."""
+        return (
+            track.key == "cue"
+            and track.missing_since is not None
+            and self.at_a_pocket(track)
+            and t - track.missing_since < PLACED_AFTER_DROP_S
+        )
 
     def _take_reference(self, now: tuple[U8, U8, U8], occluders: tuple[Occluder, ...]) -> None:
         """This frame becomes the table at rest, except under an arm or a cue over it, where

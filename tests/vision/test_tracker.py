@@ -1958,3 +1958,30 @@ def test_a_faint_ball_is_told_by_its_own_ring_not_one_over_the_balls_beside_it()
     named = named_at_the_end("a_red_3_on_red_cloth_and_a_gap_between_two_balls")
     assert named[3] == pytest.approx((720.2, 1127.2), abs=20.0)
 
+
+def test_the_cue_ball_down_a_pocket_is_not_put_back_before_it_can_be_taken_out() -> None:
+    # Fresh 40's 1035: the cue ball went straight into a side pocket; the stick, held still
+    # over the cushion after the stroke, showed only its white ferrule and tip on the cloth,
+    # and 0.66 s after the cue ball was lost that was taken for it, put back by hand:
+    # drawn back, it was a shot of its own, the cue ball off the table. Here a white ball's
+    # worth of something shows mid-table 0.5 s after the cue ball went into the corner, with
+    # players at the table and with the table at rest.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    t, _ = drop_in_the_head_left_corner(tracker, WHITE, RED, 75)
+    (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+    assert cue.missing_since is not None and tracker.at_a_pocket(cue)
+    tracker.end_shot(t)
+    white = {(1500.0, 640.0): RED, (900.0, 400.0): WHITE}
+    lost = cue.missing_since
+    tracker.take_placed_cue_ball(lost + 0.5, frame(white))
+    (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+    assert cue.missing_since is not None, f"the cue ball put down at {cue.xy}"
+    # Nor is it found there with the table at rest.
+    tracker.settle(lost + 0.6, frame(white))
+    (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+    assert cue.missing_since is not None, f"the cue ball found at {cue.xy}"
+    # A second later it may be back.
+    tracker.take_placed_cue_ball(lost + 1.5, frame(white))
+    (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
+    assert cue.missing_since is None
+    assert cue.xy == pytest.approx((900.0, 400.0), abs=10.0)
