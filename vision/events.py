@@ -702,8 +702,15 @@ def cushion_contacts(
     pulled, meeting = _touching(path, idx, others)
     steady = gaps.copy()
     if pulled.any() and not pulled.all():
+        # (Between sightings clear of the others only: before the first or after the last,
+        # the nearest one's gap is no better a guess than its own, and held level it hides
+        # any way it went: fresh 40's 1029, the 9, resting against the 5 and struck off it
+        # into a cushion, back into the 5 at once, clear of it for one sighting, the one at
+        # the cushion.)
+        clear_t = times[~pulled]
+        between = pulled & (times > clear_t[0]) & (times < clear_t[-1])
         for r in range(4):
-            steady[pulled, r] = np.interp(times[pulled], times[~pulled], gaps[~pulled, r])
+            steady[between, r] = np.interp(times[between], clear_t, gaps[~pulled, r])
     # A contact with the cushion it is frozen to counts once it has left it (WPA 8.4): not
     # the one as it is struck into it and comes off it.
     frozen_until: dict[Rail, float] = {}

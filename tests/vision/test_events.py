@@ -1605,3 +1605,27 @@ def test_a_ball_struck_into_a_cushion_and_seen_past_its_line_touched_it_after_th
     events = cushion_contacts(one, TABLE, 21.1743, struck_from=(126.0, 1032.7), others=[cue])
     (head,) = [e for e in events if e.rail == "head"]
     assert head.t >= 21.1743  # (the facts keep only what follows the first contact)
+
+
+def test_a_ball_struck_off_one_it_touched_into_a_cushion_and_back_into_it_touched_it() -> None:
+    # Fresh 40's 1029, frame by frame at 60 fps: the 9 rests touching the 5, 46 mm off the
+    # right cushion; the cue ball sends it into the cushion and it comes straight back into
+    # the 5. Beside the 5 at every sighting but the one at the cushion, its gaps were all
+    # taken from that one sighting, held level, and the turn there stood out from nothing.
+    times = 30.45 + np.arange(25) / FPS
+    nine = _sightings(9, times, {**{k: (2114.1, 1195.8) for k in range(7)}, 7: (2116.9, 1203.0),
+                                 9: (2126.2, 1227.1), 10: (2129.8, 1238.0), 11: (2133.1, 1234.3),
+                                 13: (2135.1, 1219.8), 14: (2135.6, 1212.6), 15: (2134.3, 1208.0),
+                                 16: (2133.2, 1202.8), 17: (2131.9, 1198.0), 18: (2130.6, 1192.8),
+                                 19: (2129.5, 1188.6), 20: (2128.8, 1183.5), 21: (2127.9, 1177.6),
+                                 22: (2126.5, 1172.3), 23: (2124.2, 1168.2),
+                                 24: (2123.3, 1163.4)})  # fmt: skip
+    five = _sightings(5, times, {**{k: (2169.4, 1179.9) for k in range(10) if k != 8},
+                                 10: (2175.4, 1178.8), 11: (2176.6, 1178.5), 13: (2178.9, 1177.6),
+                                 14: (2182.3, 1175.9), 15: (2186.6, 1173.9), 16: (2193.5, 1173.1),
+                                 17: (2200.1, 1172.6), 18: (2206.3, 1172.5), 19: (2211.9, 1171.7),
+                                 20: (2217.4, 1171.8), 21: (2223.2, 1171.9), 22: (2229.4, 1171.6),
+                                 23: (2234.9, 1171.0), 24: (2240.6, 1170.8)})  # fmt: skip
+    events = cushion_contacts(nine, TABLE, 30.5, others=[five])
+    assert [e.rail for e in events] == ["right"]
+    assert events[0].t == pytest.approx(30.62, abs=1 / FPS)
