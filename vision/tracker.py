@@ -2475,11 +2475,12 @@ class Tracker:
 
     @staticmethod
     def _struck_step_only(track: Track) -> bool:
-        """Whether the cue ball in motion was seen only once since it left its spot: that
-        step is its blob's with the cue's tip in it, pulled back towards the cue, and tells
-        not which way it went (fresh 40's 1036: struck beside a side pocket away from it, its
-        one step went 22 mm towards it, and, lost in the mouth, it was held to coming back
-        out there, and never found again as it crossed the table)."""
+        """Whether the cue ball in motion is not yet seen going twice since it left its spot
+        (_cue_ball_going): its one step is its blob's with the cue's tip in it, pulled back
+        towards the cue, and tells not which way it went (fresh 40's 1036: struck beside a
+        side pocket away from it, its one step went 22 mm towards it, and, lost in the
+        mouth, it was held to coming back out there, and never found again as it crossed
+        the table)."""
         return track.key == "cue" and track.moving and not Tracker._cue_ball_going(track)
 
     @staticmethod
