@@ -1953,7 +1953,7 @@ def test_the_cue_ball_struck_beside_a_side_pocket_is_followed_away_from_it() -> 
 def test_a_faint_ball_is_told_by_its_own_ring_not_one_over_the_balls_beside_it() -> None:
     # A rendered recording's first 0.2 s (fresh 40's 1049): the red 3 on red cloth is not
     # found as a change and is looked for as a faint spot. The cloth between the blue 2 and
-    # the black 8, its ring of cloth half over them, stood out more than the 3 did, and
+    # the black 8, its ring of cloth a third over them, stood out more than the 3 did, and
     # took its name: the cue ball, passing there, was taken to hit the 3 first.
     named = named_at_the_end("a_red_3_on_red_cloth_and_a_gap_between_two_balls")
     assert named[3] == pytest.approx((720.2, 1127.2), abs=20.0)
