@@ -100,6 +100,9 @@ class Disc:
     # was found.
     score: float = 0.0
     faint: bool = False  # found only as a spot unlike its ring of cloth (faint_discs)
+    # A faint spot's difference from its ring, in multiples of the least one looked at (the
+    # cloth's noise): how clearly it stands out.
+    contrast: float = 0.0
 
 
 class Split(NamedTuple):
@@ -719,7 +722,8 @@ def faint_discs(
         if any(math.hypot(x - tx, y - ty) < FAINT_APART_RADII * radius_half for tx, ty in taken):
             continue
         taken.append((x, y))
-        out.append(replace(_full_res(x, y, 1, 1.0), faint=True))
+        strength = float(contrast[ys[i], xs[i]]) / level
+        out.append(replace(_full_res(x, y, 1, 1.0), faint=True, contrast=strength))
         if len(out) >= 2 * wanted:
             break
     return out

@@ -180,6 +180,11 @@ WEAK_DISC_SCORE = 2.0 * FOREGROUND
 # tone curve a faint green 6 at the dim end of blue cloth beat a lump of cloth by 0.03 without
 # doubts; doubted as the lump was, it lost).
 FAINT_DISC_COST = 1.0
+# ...and, as a blob only just out of the cloth, up to WEAK_DISC_COST more when it stands out of
+# its ring less than this many times the least difference looked at (fresh 42's 1075: the
+# cloth between the 5 and the 8, 1.25 times that, looked more the 2 than the vivid 2 with its
+# number up, doubted by 1 only: the 2 was left out, and the shot that potted it lost).
+FAINT_CLEAR_CONTRAST = 2.0
 # A resting ball is still there while nothing changed within this many radii of its centre.
 STILL_CORE_RADII = 0.5
 # A ball this many radii from anything an arm or a hand was split into is no part of it.
@@ -1347,15 +1352,7 @@ class Tracker:
         }
         newcomers = [col for col in range(len(found)) if col not in matched]
         free = [key for key in sorted(self.on_table, key=str) if key not in held]
-        # (One found by its darkness has no score to doubt it by.)
-        doubts = [
-            FAINT_DISC_COST
-            if is_faint[col]
-            else WEAK_DISC_COST * float(np.clip(WEAK_DISC_SCORE - discs[col].score, 0.0, 1.0))
-            if discs[col].score > 0.0
-            else 0.0
-            for col in newcomers
-        ]
+        doubts = [_doubt(discs[col]) for col in newcomers]
         chosen = identify(
             [looks[col] for col in newcomers], free, max_cost=NEW_BALL_COST, doubts=doubts
         )
@@ -2844,6 +2841,19 @@ def _colour_gaps_from(
     along = np.clip(((colours[None, None] - ball) * span).sum(axis=3) / length2, 0.0, blur)
     miss = colours[None, None] - ball - along[..., None] * span
     return np.asarray(np.sqrt((miss * miss).sum(axis=3).min(axis=1)))
+
+
+def _doubt(disc: Disc) -> float:
+    """How much less likely a disc new at a rest is a ball than a clear blob (identify's
+    doubts): a faint spot more, and a blob or a spot the less it stands out of the cloth; one
+    found by its darkness has no score to doubt it by."""
+    if disc.faint:
+        return FAINT_DISC_COST + WEAK_DISC_COST * float(
+            np.clip(FAINT_CLEAR_CONTRAST - disc.contrast, 0.0, 1.0)
+        )
+    if disc.score > 0.0:
+        return WEAK_DISC_COST * float(np.clip(WEAK_DISC_SCORE - disc.score, 0.0, 1.0))
+    return 0.0
 
 
 def _back_towards(
