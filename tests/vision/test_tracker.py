@@ -1981,6 +1981,18 @@ def test_a_vivid_ball_at_the_first_rest_is_named_though_its_number_is_up() -> No
     assert named[2] == pytest.approx((299.3, 1117.8), abs=10.0)
 
 
+def test_a_dim_ball_lost_on_its_spot_as_it_is_hit_is_not_found_back_behind_it() -> None:
+    # A rendered recording's 3.8 s (fresh 42's 1082): the dim purple 4 on dark purple cloth,
+    # hit by the cue ball towards the foot-left corner, is lost on its spot; its track took
+    # a piece of the cue's tip 330 mm back towards where the cue ball came from, and another
+    # over the far cushion, and the 4 was said to have left the table there. It went into
+    # the corner, whose sensor felt it.
+    (shot,) = shots_in("a_dim_4_struck_off_unseen_into_a_corner")
+    assert shot["first_contact"] == 4
+    assert shot["pocketed"] == [{"ball": 4, "pocket": "FL"}]
+    assert shot["off_table"] == []
+
+
 def test_the_cue_ball_down_a_pocket_is_not_put_back_before_it_can_be_taken_out() -> None:
     # Fresh 40's 1035: the cue ball went straight into a side pocket; the stick, held still
     # over the cushion after the stroke, showed only its white ferrule and tip on the cloth,
