@@ -196,7 +196,7 @@ class Path:
                 (off[left + 1 : back][self.seen[left + 1 : back]] < 2 * BALL_RADIUS_MM).all()
             )
             longest = math.inf if near else SPOT_RETURN_S
-            if _off_its_spot_for_a_moment(left + 1, resting, self.t, longest):
+            if _off_its_spot_for_a_moment(left + 1, resting, self.t, longest, self.seen):
                 seen_away[left + 1 : back] = False
         return np.asarray(seen_away)
 
@@ -874,12 +874,17 @@ def _in_a_mouth_clear_of_its_jaw(table: Table, rail: Rail, xy: F64) -> bool:
 
 
 def _off_its_spot_for_a_moment(
-    k: int, resting: NDArray[np.bool_], times: F64, longest: float = SPOT_RETURN_S
+    k: int,
+    resting: NDArray[np.bool_],
+    times: F64,
+    longest: float = SPOT_RETURN_S,
+    seen: NDArray[np.bool_] | None = None,
 ) -> bool:
     """Whether the ball was on its spot just before sample `k` and back on it, to stay,
     within `longest`: found off it for a moment (a ball passing close, a hand over it),
     not sent into a cushion. A ball that meets a cushion does not come back to stop on the
-    spot it left."""
+    spot it left. (Staying is judged on the samples it was `seen` in, when given: a frame
+    it was out of sight in, under the arm that pulled it, says nothing.)"""
     before, after = np.nonzero(resting[:k])[0], np.nonzero(resting[k + 1 :])[0]
     if not len(before) or not len(after):
         return False
@@ -887,6 +892,8 @@ def _off_its_spot_for_a_moment(
     if times[back] - times[left] > longest:
         return False
     stay = (times > times[back]) & (times <= times[back] + SPOT_STAY_S)
+    if seen is not None:
+        stay &= seen
     return int(stay.sum()) >= 2 and bool(resting[stay].all())
 
 

@@ -317,6 +317,21 @@ def test_a_ball_seen_off_its_spot_for_a_moment_as_the_cue_ball_creeps_by_was_not
     assert found == []
 
 
+def test_a_ball_pulled_off_its_spot_by_an_arm_and_lost_under_it_a_frame_is_back_to_stay() -> None:
+    # Fresh 42's 1083 at 120 fps: a player's arm sweeps past the cue ball at rest; for two
+    # frames its centre is found 4 and 8 mm off its spot, then on it, then out of sight for
+    # two frames under the arm, then on it for good. The frames it was not seen in say
+    # nothing against its staying (taken as leaving, it made a shot of its own).
+    times = 8.35 + np.arange(104) / 120.0
+    spot = (1146.0, 1193.0)
+    xy = np.tile(spot, (len(times), 1))
+    xy[60], xy[61] = (1143.0, 1186.0), (1143.0, 1196.0)
+    seen = np.ones(len(times), bool)
+    seen[63:65] = False
+    cue = Path("cue", times, xy, seen, spot)
+    assert not cue.left_its_spot()
+
+
 def _back_off_a_cushion(ball_at: F64, bounce_x: float, times: F64) -> tuple[Path, float, F64]:
     """The cue ball struck at 0.1 s from (500, 300) at 2 m/s up the table into a cushion at
     `bounce_x` (along y = 300), then straight back at the ball resting at `ball_at`, stopping
