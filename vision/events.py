@@ -884,7 +884,7 @@ def _off_its_spot_for_a_moment(
     within `longest`: found off it for a moment (a ball passing close, a hand over it),
     not sent into a cushion. A ball that meets a cushion does not come back to stop on the
     spot it left. (Staying is judged on the samples it was `seen` in, when given: a frame
-    it was out of sight in, under the arm that pulled it, says nothing.)"""
+    it was out of sight in, under the arm that pulled it, says nothing...)"""
     before, after = np.nonzero(resting[:k])[0], np.nonzero(resting[k + 1 :])[0]
     if not len(before) or not len(after):
         return False
@@ -893,6 +893,13 @@ def _off_its_spot_for_a_moment(
         return False
     stay = (times > times[back]) & (times <= times[back] + SPOT_STAY_S)
     if seen is not None:
+        # ...but where it is seen next, if that is after the while (fresh 41's 1050: the 7,
+        # frozen to the foot cushion and struck into it, was held on its spot a few frames,
+        # lost, and seen next away from it).
+        last = int(np.nonzero(stay)[0][-1]) if stay.any() else back
+        later = np.nonzero(seen[last + 1 :])[0]
+        if not seen[last] and len(later):
+            stay[last + 1 + int(later[0])] = True
         stay &= seen
     return int(stay.sum()) >= 2 and bool(resting[stay].all())
 

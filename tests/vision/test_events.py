@@ -332,6 +332,26 @@ def test_a_ball_pulled_off_its_spot_by_an_arm_and_lost_under_it_a_frame_is_back_
     assert not cue.left_its_spot()
 
 
+def test_a_ball_held_on_its_spot_a_few_frames_then_seen_next_away_left_it_when_first_off() -> None:
+    # Fresh 41's 1050 at 60 fps: the 7, frozen to the foot cushion, is struck into it; its
+    # centre is found 32 mm off its spot for a frame, then held on it four frames, lost for
+    # two, and seen next 13 mm off and going. It was not back on its spot to stay.
+    times = 27.75 + np.arange(60) / 60.0
+    spot = (2499.0, 1130.0)
+    xy = np.tile(spot, (len(times), 1))
+    seen = np.ones(len(times), bool)
+    xy[19] = (2488.0, 1106.0)
+    seen[20:25] = False
+    xy[20:25] = xy[19]
+    xy[25:30] = spot
+    seen[30:32] = False
+    xy[30:32] = spot
+    for k in range(32, 60):
+        xy[k] = (2487.0 - 3.0 * (k - 32), 1144.0 + 3.0 * (k - 32))
+    seven = Path(7, times, xy, seen, spot)
+    assert seven.first_moved() == 19
+
+
 def _back_off_a_cushion(ball_at: F64, bounce_x: float, times: F64) -> tuple[Path, float, F64]:
     """The cue ball struck at 0.1 s from (500, 300) at 2 m/s up the table into a cushion at
     `bounce_x` (along y = 300), then straight back at the ball resting at `ball_at`, stopping
