@@ -319,7 +319,7 @@ def test_a_ball_seen_off_its_spot_for_a_moment_as_the_cue_ball_creeps_by_was_not
 
 def test_a_ball_pulled_off_its_spot_by_an_arm_and_lost_under_it_a_frame_is_back_to_stay() -> None:
     # Fresh 42's 1083 at 120 fps: a player's arm sweeps past the cue ball at rest; for two
-    # frames its centre is found 4 and 8 mm off its spot, then on it, then out of sight for
+    # frames its centre is found 8 and 4 mm off its spot, then on it, then out of sight for
     # two frames under the arm, then on it for good. The frames it was not seen in say
     # nothing against its staying (taken as leaving, it made a shot of its own).
     times = 8.35 + np.arange(104) / 120.0
