@@ -897,9 +897,10 @@ def _off_its_spot_for_a_moment(
         # frozen to the foot cushion and struck into it, was held on its spot a few frames,
         # lost, and seen next away from it).
         last = int(np.nonzero(stay)[0][-1]) if stay.any() else back
-        later = np.nonzero(seen[last + 1 :])[0]
-        if not seen[last] and len(later):
-            stay[last + 1 + int(later[0])] = True
+        if not seen[last]:
+            later = np.nonzero(seen[last + 1 :])[0]
+            if len(later):
+                stay[last + 1 + int(later[0])] = True
         stay &= seen
     return int(stay.sum()) >= 2 and bool(resting[stay].all())
 

@@ -1267,12 +1267,11 @@ class Tracker:
             faint, faint_found = self._not_openings(faint, planes, y_half, t)
             discs += faint
             found = np.vstack([found, faint_found])
-        is_faint = np.array([d.faint for d in discs], bool)
         # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
         # dark blob there is the hole.
         restable = self._can_rest(found)
         discs = [d for d, ok in zip(discs, restable, strict=True) if ok]
-        found, is_faint = found[restable], is_faint[restable]
+        found = found[restable]
         # The cue ball put down by hand, between shots: a new ball while it was wanted (known,
         # and out of sight: asked before anything is re-found), or the cue ball followed away
         # from its spot.
@@ -1386,13 +1385,13 @@ class Tracker:
                 stayed.add(tid)
             else:
                 track.xy = xy
-            self._found_at_rest(track, t, discs[col], looks[col], planes, bool(is_faint[col]))
+            self._found_at_rest(track, t, discs[col], looks[col], planes)
         self._identify(stayed, rolls, after_shot, put_down[0] if len(put_down) == 1 else None, felt)
         self._find_cue_look_alikes()
         self._take_reference((y_half, planes.u, planes.v), detections.occluders)
 
     def _found_at_rest(
-        self, track: Track, t: float, disc: Disc, look: Look, planes: Planes, faint: bool
+        self, track: Track, t: float, disc: Disc, look: Look, planes: Planes
     ) -> None:
         """A ball found at rest where `track.xy` is, as `disc` and looking like `look`."""
         track.t, track.rest_xy = t, track.xy.copy()
@@ -1414,7 +1413,7 @@ class Tracker:
         track.cloth_coloured = look.colour >= COLOURED_LOOK and bool(
             self._colour_gap(track, cloth_here[:, :2], cloth_here, blur=0.0)[0] < CLOTH_LIKE_GAP
         )
-        track.faint = faint or disc.dark or track.cloth_coloured
+        track.faint = disc.faint or disc.dark or track.cloth_coloured
 
     def take_placed_cue_ball(self, t: float, planes: Planes) -> None:
         """Look for the cue ball put down by hand while an arm or a cue is still over the
@@ -1450,7 +1449,7 @@ class Tracker:
         for tid in [tid for tid, track in self.tracks.items() if track.key == "cue"]:
             del self.tracks[tid]
         track = Track("cue", found[i], t)
-        self._found_at_rest(track, t, discs[i], look, planes, faint=False)
+        self._found_at_rest(track, t, discs[i], look, planes)
         self.tracks[self._next_id] = track
         self._next_id += 1
         self._find_cue_look_alikes()
@@ -2857,13 +2856,13 @@ def _doubt(disc: Disc) -> float:
     """How much less likely a disc new at a rest is a ball than a clear blob (identify's
     doubts): a faint spot more, and a blob or a spot the less it stands out of the cloth; one
     found by its darkness has no score to doubt it by."""
+
+    def only_just(strength: float, clear: float) -> float:
+        return WEAK_DISC_COST * min(max(clear - strength, 0.0), 1.0)
+
     if disc.faint:
-        return FAINT_DISC_COST + WEAK_DISC_COST * float(
-            np.clip(FAINT_CLEAR_CONTRAST - disc.contrast, 0.0, 1.0)
-        )
-    if disc.score > 0.0:
-        return WEAK_DISC_COST * float(np.clip(WEAK_DISC_SCORE - disc.score, 0.0, 1.0))
-    return 0.0
+        return FAINT_DISC_COST + only_just(disc.contrast, FAINT_CLEAR_CONTRAST)
+    return only_just(disc.score, WEAK_DISC_SCORE) if disc.score > 0.0 else 0.0
 
 
 def _back_towards(
