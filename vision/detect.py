@@ -169,7 +169,7 @@ def detect(
         ]
         known = len(inside)
         if known > 1:
-            blob.count, blob.known = max(blob.count, known), True
+            blob.count, blob.known = max(blob.count, known), known
             # Blurred no more than its fastest ball's blur, its balls' centres come no
             # closer than at rest by more than that (fresh 8's 235: two rolling slowly
             # together, split in three). One at rest beside one rolling may just have been
@@ -209,11 +209,13 @@ def detect(
             if blob.balls
             else Split([], 0.0, [])
         )
-        if blob.balls and not blob.known and 0 < sum(split.thick) < len(split.thick):
+        if blob.balls and blob.count > blob.known and 0 < sum(split.thick) < len(split.thick):
             # A count from the area alone is too high when a sliver (a cushion's edge, a
             # shadow's rim) joins the blob: split again into as many balls as found room
-            # (a lone ball without what is thinner than a ball).
-            balls = sum(split.thick)
+            # (a lone ball without what is thinner than a ball), and no fewer than are known
+            # to be in it (fresh 42's 1082: two balls at rest 70 mm apart, their shading
+            # three balls' area, one centre thin: taken for an arm, both were lost).
+            balls = max(sum(split.thick), blob.known)
             weights = _without_slivers(blob.weights) if balls == 1 else blob.weights
             split = _split(weights, balls, radius_half)
         if blob.balls and expected is None and not blob.streak:
@@ -393,7 +395,7 @@ class _Blob:
     # A streak of a ball fast enough to blur, or just struck: where (blob pixels) the ball
     # was expected.
     blurred_near: tuple[float, float] | None = None
-    known: bool = False  # its count is the balls the tracker knows are in it
+    known: int = 0  # how many balls the tracker knows are in it, when more than one
     min_cover: float = MIN_DISC_COVER  # how much of it its discs cover, if it holds balls
     # How near (radii) two of its balls' centres may be found in motion.
     gap_radii: float = MOTION_GAP_RADII
