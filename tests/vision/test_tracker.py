@@ -1993,6 +1993,17 @@ def test_a_dim_ball_lost_on_its_spot_as_it_is_hit_is_not_found_back_behind_it() 
     assert shot["off_table"] == []
 
 
+def test_a_ball_lost_going_into_a_cushion_and_found_at_rest_off_it_met_it() -> None:
+    # A rendered recording's 8.6 s (fresh 42's 1083): the maroon 7 on dark red cloth, hit
+    # by the 2, rolls slowly into the left cushion and is lost 9 mm off it heading in; it is
+    # not seen again until the table is looked at after the shot, at rest 31 mm off it.
+    # Where it went out of sight and where it stopped say it met the cushion.
+    (shot,) = shots_in("a_maroon_7_lost_going_into_a_cushion_found_at_rest_off_it")
+    assert shot["first_contact"] == 2
+    assert {"ball": 7, "rail": "left"} in shot["rails_after_contact"]
+    assert shot["positions"]["7"] == pytest.approx((1336.6, 62.0), abs=20.0)
+
+
 def test_the_cue_ball_down_a_pocket_is_not_put_back_before_it_can_be_taken_out() -> None:
     # Fresh 40's 1035: the cue ball went straight into a side pocket; the stick, held still
     # over the cushion after the stroke, showed only its white ferrule and tip on the cloth,
