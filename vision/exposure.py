@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
@@ -133,3 +134,15 @@ class Exposure:
             v=np.asarray(cv2.addWeighted(planes.v, g, y_half, -g * v_tint, v_offset), np.uint8),
             video_range=planes.video_range,
         )
+
+
+def linear_light(encoded: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Light in proportion to its power, from values (0 to 1) as a camera's tone curve
+    encodes them (sRGB's, as cameras and renderers near enough use)."""
+    return np.where(encoded <= 0.04045, encoded / 12.92, ((encoded + 0.055) / 1.055) ** 2.4)
+
+
+def encoded(light: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Values (0 to 1) as the tone curve encodes `light`, clipped at full scale."""
+    light = np.minimum(light, 1.0)
+    return np.where(light <= 0.0031308, 12.92 * light, 1.055 * light ** (1 / 2.4) - 0.055)

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from vision.assignment import assign
 from vision.cloth import ClothModel, Planes
-from vision.exposure import CLIPPED
+from vision.exposure import CLIPPED, encoded, linear_light
 
 BallKey = int | str  # 1..10 or "cue"
 
@@ -84,6 +84,14 @@ LOOK_ALIKES: tuple[BallKey, ...] = ("cue", 1, 2, 9, 10)
 # 14's 380, a 3 twice as colourful as expected beside a 5 47 degrees yellower, was named 5.
 VIVID_BALLS = (3, 2, 10)
 MORE_COLOURFUL_COST = 2.0
+# A colour channel clipped in this share of a ball's coloured pixels says only that the ball
+# is that much of its colour or more.
+CLIPPED_CHANNEL_SHARE = 0.5
+# ...over-exposed as much as the light on it is brighter than the table's typical light (the
+# camera is exposed for that), its Y ratio taken back to linear light by a display gamma, up
+# to three stops.
+DISPLAY_GAMMA = 2.2
+MAX_OVER_EXPOSURE = 8.0
 TINT_OF_BLACK = 0.2  # an 8's pixels lean this little towards any hue (cloth light, blur)
 FEW_COLOURED = 0.05  # a look with fewer coloured pixels is judged by its tint
 
@@ -103,6 +111,10 @@ class Look:
     # do not.
     tint: tuple[float, float] = (0.0, 0.0)
     pale: float = 0.0  # the share of its disc coloured against the cloth, yet pale
+    # The shares of its coloured pixels whose red, green, blue was clipped (a lamp's hot
+    # spot): an orange 5 clipped in red is seen as yellow as the 1.
+    clipped: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    lit: float = 1.0  # how bright the cloth under it is, as a ratio to the table's median
 
     @staticmethod
     def combine(looks: Iterable[Look]) -> Look | None:
@@ -128,6 +140,12 @@ class Look:
             weight=total,
             tint=(mean(lambda lk: lk.tint[0]), mean(lambda lk: lk.tint[1])),
             pale=mean(lambda lk: lk.pale),
+            clipped=(
+                mean(lambda lk: lk.clipped[0]),
+                mean(lambda lk: lk.clipped[1]),
+                mean(lambda lk: lk.clipped[2]),
+            ),
+            lit=mean(lambda lk: lk.lit),
         )
 
 
@@ -171,6 +189,11 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
     plain = ~white
     tu = float(u[plain].mean()) / level if plain.any() else 0.0
     tv = float(v[plain].mean()) / level if plain.any() else 0.0
+    clipped = (
+        _clipped(planes, raw[coloured], u[coloured], v[coloured]).mean(axis=0)
+        if coloured.any()
+        else np.zeros(3)
+    )
     return Look(
         white=float(white.sum()) / n,
         dark=float(dark.sum()) / n,
@@ -179,7 +202,23 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
         weight=n,
         tint=(tu, tv),
         pale=float(pale.sum()) / n,
+        clipped=(float(clipped[0]), float(clipped[1]), float(clipped[2])),
+        lit=under / max(cloth.median_y - black, 1.0),
     )
+
+
+def _clipped(
+    planes: Planes, y: NDArray[np.uint8], u: NDArray[np.float32], v: NDArray[np.float32]
+) -> NDArray[np.bool_]:
+    """Which of red, green, blue (columns) each pixel (Y, and U and V less 128) clipped, its
+    RGB worked back from its YUV (BT.601)."""
+    black, top = planes.levels()
+    to_full = 255.0 / (top - black)
+    chroma_to_full = to_full * (219.0 / 224.0 if planes.video_range else 1.0)
+    luma = (y.astype(np.float32) - black) * to_full
+    cb, cr = u * chroma_to_full, v * chroma_to_full
+    rgb = np.stack([luma + 1.402 * cr, luma - 0.344 * cb - 0.714 * cr, luma + 1.772 * cb], axis=1)
+    return np.asarray(rgb >= 255.0 - CLIPPED * to_full)
 
 
 @dataclass(frozen=True)
@@ -236,18 +275,50 @@ def renamed_by_roll(balls: Sequence[tuple[BallKey, Look, Roll]]) -> list[BallKey
     return [keys[col] for _, col in sorted(pairs)]
 
 
-def _palette_chroma(cloth_level: float) -> dict[int, tuple[float, float]]:
-    """The palette's chroma direction, in the same units as Look.chroma (unit length)."""
-    rgb = np.array([[PALETTE_RGB[k][::-1] for k in PALETTE_RGB]], np.uint8)
-    yuv = cv2.cvtColor(rgb, cv2.COLOR_BGR2YUV)[0].astype(np.float64) - [0, 128, 128]
-    out = {}
-    for key, (_, u, v) in zip(PALETTE_RGB, yuv, strict=True):
-        norm = math.hypot(u, v)
-        out[key] = (u / norm, v / norm)
-    return out
+def _over_exposed(
+    brighter: NDArray[np.float64],
+) -> dict[int, tuple[NDArray[np.bool_], NDArray[np.float64]]]:
+    """Each ball's palette colour lit `brighter` times as brightly (each factor, in linear
+    light), its channels clipped at full scale: which of red, green, blue clip, and its hue
+    (the angle of its chroma, U and V as Look.chroma's), at each factor."""
+    linear = linear_light(np.array([PALETTE_RGB[k] for k in PALETTE_RGB], np.float64) / 255.0)
+    lit = linear[:, None, :] * brighter[None, :, None]
+    bgr = np.round(encoded(lit)[..., ::-1] * 255.0).astype(np.uint8)
+    yuv = cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV).astype(np.float64)
+    hues = np.arctan2(yuv[..., 2] - 128.0, yuv[..., 1] - 128.0)
+    return {key: (lit[i] >= 1.0, hues[i]) for i, key in enumerate(PALETTE_RGB)}
 
 
-_DIRECTIONS = _palette_chroma(1.0)
+_EXPOSURES = np.geomspace(1.0, MAX_OVER_EXPOSURE, 64)
+_OVER_EXPOSED = _over_exposed(_EXPOSURES)
+# The palette's chroma directions (unit length), as lit for (factor 1).
+_DIRECTIONS = {
+    key: (math.cos(float(hues[0])), math.sin(float(hues[0])))
+    for key, (_, hues) in _OVER_EXPOSED.items()
+}
+
+
+def _hue_off(
+    ball: int,
+    chroma: tuple[float, float],
+    clipped: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    lit: float = 1.0,
+) -> float:
+    """How far (radians) a look's hue (`chroma`) is from `ball`'s: from its palette hue, or,
+    when the look `clipped` some of red, green and blue, from the hue the ball shows
+    over-exposed so that it clips just those (if it can, in the light on it, `lit` as
+    Look.lit), at whichever exposure fits best."""
+    flags = [share >= CLIPPED_CHANNEL_SHARE for share in clipped]
+    if any(flags):
+        clips, hues = _OVER_EXPOSED[ball]
+        most = max(lit, 1.0) ** DISPLAY_GAMMA
+        fits = (clips == flags).all(axis=1) & (most >= _EXPOSURES)
+        if fits.any():
+            seen = math.atan2(chroma[1], chroma[0])
+            return float(np.abs((hues[fits] - seen + math.pi) % (2 * math.pi) - math.pi).min())
+    du, dv = _DIRECTIONS[ball]
+    cosine = (chroma[0] * du + chroma[1] * dv) / math.hypot(*chroma)
+    return math.acos(max(-1.0, min(1.0, cosine)))
 
 
 def id_cost(look: Look, ball: BallKey) -> float:
@@ -259,10 +330,15 @@ def id_cost(look: Look, ball: BallKey) -> float:
         black = 6 * (1 - look.dark - 0.1) ** 2 / 0.3 + 4 * look.colour**2 / 0.2 + 4 * look.white
         return black + (math.hypot(*look.tint) / TINT_OF_BLACK) ** 2
     assert isinstance(ball, int)
-    du, dv = _DIRECTIONS[ball]
-    cu, cv = look.chroma if look.colour >= FEW_COLOURED else look.tint
+    coloured = look.colour >= FEW_COLOURED
+    cu, cv = look.chroma if coloured else look.tint
     size = math.hypot(cu, cv)
-    angle = math.acos(max(-1.0, min(1.0, (cu * du + cv * dv) / size))) if size > 1e-6 else math.pi
+    if size <= 1e-6:
+        angle = math.pi
+    elif coloured:
+        angle = _hue_off(ball, (cu, cv), look.clipped, look.lit)
+    else:  # (by its tint: no coloured pixel, none clipped)
+        angle = _hue_off(ball, (cu, cv))
     hue = (angle / 0.45) ** 2
     stripe = ball in STRIPES
     white_expected = 0.45 if stripe else 0.06

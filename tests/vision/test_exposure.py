@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from tests.vision.drawn import CALIBRATION, RED, WHITE, Balls, picture
 from vision.cloth import ClothModel, Planes
-from vision.exposure import CLOTH_SHARE, Exposure, Light
+from vision.exposure import CLOTH_SHARE, Exposure, Light, encoded, linear_light
 from vision.identify import Look, look_at
 
 YELLOW = (20, 195, 245)  # the 1
@@ -137,3 +137,11 @@ def test_a_clipped_cue_ball_under_a_lamp_stays_white_when_the_frame_is_scaled_do
     exposure = measured(planes)
     assert exposure.gain < 0.8
     assert look(exposure.apply(planes), CUE_BALL).white > 0.8
+
+
+def test_the_tone_curve_round_trips_and_clips_light_beyond_full_scale() -> None:
+    values = np.linspace(0.0, 1.0, 256)
+    assert np.allclose(encoded(linear_light(values)), values)
+    assert linear_light(np.array([0.5]))[0] == pytest.approx(0.214, abs=0.001)  # mid-grey
+    brighter, full = encoded(np.array([2.0, 1.0]))
+    assert brighter == full == pytest.approx(1.0)
