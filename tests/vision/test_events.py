@@ -1342,6 +1342,27 @@ def test_a_ball_leaving_towards_the_cue_ball_was_not_hit_by_it() -> None:
     assert first_mover(cue, [towards], 0.5) is None
 
 
+def test_a_ball_seen_leaving_away_from_the_cue_ball_and_back_off_a_cushion_was_hit() -> None:
+    # Held-out 1121: the 1 rests 26 mm off the right cushion's touching line; the cue ball,
+    # struck out of sight at 0.16 s, sends it into the cushion at 0.9 m/s. Seen twice going
+    # in, it comes back past its spot out of sight, and is seen plainly gone from its spot
+    # only on the cue ball's side. Its first clear sighting says which way it left.
+    times = np.arange(0, 1, 1 / FPS)
+    start, way = np.array([1071.0, 1215.0]), np.array([-0.54, 0.84])
+    struck = straight("cue", (1147.0, 1096.0), tuple(way * 1500.0), 0.16, times, stop_at=0.2075)
+    cue = _unseen_between(struck, 0.16, 0.5)
+    touching = 1270.0 - BALL_RADIUS_MM
+    xy = []
+    for t in times:
+        at = start + way * 900.0 * max(t - 0.2075, 0.0)
+        xy.append((at[0], min(at[1], 2 * touching - at[1])))  # back off the cushion
+    one = Path(1, times, np.array(xy), ~((times > 0.24) & (times < 0.33)), (1071.0, 1215.0))
+    found = first_mover(cue, [one], 0.2167)
+    assert found is not None
+    assert found[1] == 1
+    assert 0.2 <= found[0] < 0.3  # before it was seen back past its spot
+
+
 def test_a_cushion_met_just_after_the_first_contact_counts() -> None:
     # The ball touches the foot cushion 3 ms after the first contact, which falls between the
     # frame before the bounce and the frame of it: the turn is at the first frame after it.
