@@ -2030,3 +2030,25 @@ def test_the_cue_ball_down_a_pocket_is_not_put_back_before_it_can_be_taken_out()
     (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
     assert cue.missing_since is None
     assert cue.xy == pytest.approx((900.0, 400.0), abs=10.0)
+
+
+def test_the_cue_ball_lost_as_it_meets_a_ball_by_a_cushion_is_found_off_them_anywhere() -> None:
+    # Held-out 1108: the cue ball at 3 m/s into the head cushion, last seen touching the 3
+    # resting 21 mm off it, then out of sight for four frames: off the cushion and the ball
+    # together it goes out 60 degrees off its line mirrored, and is found again there (it
+    # was not taken up for six seconds: its last step was the two balls' blob's).
+    spot = (50.0, 707.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    line = BALL_RADIUS_MM
+    out = np.array([0.5, -0.87])
+    for i in range(40):
+        if i <= 21:
+            cue = np.array([600.0 - 50.0 * max(i - 10, 0), 650.0])
+        else:
+            cue = np.array([line, 650.0]) + out * 30.0 * (i - 21.4)
+        balls = {spot: RED}
+        if not 22 <= i < 26:
+            balls[(float(cue[0]), float(cue[1]))] = WHITE
+        tracker.update(i / 60, frame(balls))
+        if i >= 28:
+            assert ball_at(tracker, "cue") == pytest.approx(tuple(cue), abs=15.0), f"frame {i}"
