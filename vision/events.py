@@ -621,8 +621,8 @@ def first_mover(
         if len(resting):
             left = max(left, float(path.t[resting[-1]]))
         # Which way it left: where it is plainly gone from its spot, or where it was first
-        # clearly off it (gone plainly, it may have come back off a cushion itself: held-out
-        # 1121's 1, 28 mm off the right cushion, in and out of it and back past its spot
+        # clearly off it (gone plainly, it may have come back off a cushion itself: fresh 43's
+        # 1121: the 1, 26 mm off the right cushion, in and out of it and back past its spot
         # while out of sight). (The cue ball's side is where it started, or where it was as
         # the ball left: it may have come round to it off a cushion.)
         sides = (cue_start, np.asarray(cue.at(left)))

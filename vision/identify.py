@@ -211,7 +211,8 @@ def _clipped(
     planes: Planes, y: NDArray[np.uint8], u: NDArray[np.float32], v: NDArray[np.float32]
 ) -> NDArray[np.bool_]:
     """Which of red, green, blue (columns) each pixel (Y, and U and V less 128) clipped, its
-    RGB worked back from its YUV (BT.601)."""
+    RGB worked back from its YUV (BT.601). (A frame Exposure scaled down shows none: its
+    looks are judged by the palette's hues, as they were.)"""
     black, top = planes.levels()
     to_full = 255.0 / (top - black)
     chroma_to_full = to_full * (219.0 / 224.0 if planes.video_range else 1.0)

@@ -2534,7 +2534,7 @@ class Tracker:
     def _lost_meeting_a_ball(self, track: Track) -> bool:
         """Whether a ball lost in motion was last seen touching a ball's resting spot: its
         last step was the two balls' blob's, no measure of its way on, and off a cushion
-        there the two together may send it anywhere (held-out 1108: the cue ball, lost as
+        there the two together may send it anywhere (fresh 43's 1108: the cue ball, lost as
         it met the 1 by the head cushion, seen again 130 mm off it 50 degrees off its line
         mirrored, was not taken up for six seconds)."""
         return track.missing_since is not None and any(

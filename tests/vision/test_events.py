@@ -1343,7 +1343,7 @@ def test_a_ball_leaving_towards_the_cue_ball_was_not_hit_by_it() -> None:
 
 
 def test_a_ball_seen_leaving_away_from_the_cue_ball_and_back_off_a_cushion_was_hit() -> None:
-    # Held-out 1121: the 1 rests 26 mm off the right cushion's touching line; the cue ball,
+    # Fresh 43's 1121: the 1 rests 26 mm off the right cushion's touching line; the cue ball,
     # struck out of sight at 0.16 s, sends it into the cushion at 0.9 m/s. Seen twice going
     # in, it comes back past its spot out of sight, and is seen plainly gone from its spot
     # only on the cue ball's side. Its first clear sighting says which way it left.

@@ -114,7 +114,7 @@ def test_a_ball_clipped_under_a_lamp_s_hot_spot_is_told_from_the_others(
     ball: BallKey, brighter: float, light: float
 ) -> None:
     # Under a lamp's hot spot four times the table's light the orange 5 clips in red and is
-    # seen nearly as yellow as the 1 (held-out 1112: named the 1, the 1 named the 5, and two
+    # seen nearly as yellow as the 1 (fresh 43's 1112: named the 1, the 1 named the 5, and two
     # rulings went wrong). Each ball is judged by the hue it shows over-exposed so that it
     # clips the channels the look clipped, as far as the light on it could over-expose it,
     # at whichever exposure fits best (a red 3 clipped in red stays red; an orange 5, as it
@@ -127,7 +127,7 @@ def test_a_ball_clipped_under_a_lamp_s_hot_spot_is_told_from_the_others(
 
 
 def test_the_1_and_a_5_clipped_under_a_hot_spot_as_measured() -> None:
-    # Held-out 1112's first frame: the 1 in the table's light, the 5 under a hot spot (the
+    # Fresh 43's 1112, its first frame: the 1 in the table's light, the 5 under a hot spot (the
     # cloth there 1.6 times the table's median; half its coloured pixels clipped in red), both
     # as yellow (10 and 11 degrees off the 1's hue).
     one = Look(white=0.0, dark=0.0, colour=1.0, chroma=(-1.113, 0.409), weight=16.0)

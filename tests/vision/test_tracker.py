@@ -2033,7 +2033,7 @@ def test_the_cue_ball_down_a_pocket_is_not_put_back_before_it_can_be_taken_out()
 
 
 def test_the_cue_ball_lost_as_it_meets_a_ball_by_a_cushion_is_found_off_them_anywhere() -> None:
-    # Held-out 1108: the cue ball at 3 m/s into the head cushion, last seen touching the 3
+    # Fresh 43's 1108: the cue ball at 3 m/s into the head cushion, last seen touching the 3
     # resting 21 mm off it, then out of sight for four frames: off the cushion and the ball
     # together it goes out 60 degrees off its line mirrored, and is found again there (it
     # was not taken up for six seconds: its last step was the two balls' blob's).
