@@ -136,10 +136,10 @@ class Exposure:
         )
 
 
-def linear_light(encoded: NDArray[np.float64]) -> NDArray[np.float64]:
+def linear_light(values: NDArray[np.float64]) -> NDArray[np.float64]:
     """Light in proportion to its power, from values (0 to 1) as a camera's tone curve
     encodes them (sRGB's, as cameras and renderers near enough use)."""
-    return np.where(encoded <= 0.04045, encoded / 12.92, ((encoded + 0.055) / 1.055) ** 2.4)
+    return np.where(values <= 0.04045, values / 12.92, ((values + 0.055) / 1.055) ** 2.4)
 
 
 def encoded(light: NDArray[np.float64]) -> NDArray[np.float64]:
