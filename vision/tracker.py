@@ -2109,19 +2109,39 @@ class Tracker:
         back = (found - rest) @ heading < gone - MOVED_MM
         if not (on_it & back).any() or (on_it & ~back).any():
             return None
-        # (On its way as fast as a ball goes: a cushion there, or a ball it would meet.)
-        ahead = track.xy + heading * (TURN_BACK_REACH_SPEED_MM_S * (t - track.t) + BALL_RADIUS_MM)
-        if self._way_blocked(track, track.xy, ahead):
+        # (On its way as fast as a ball goes: a cushion there, or a ball it would meet and
+        # come back off to where the tip is as soon: fresh 44's 1128, the tip 18 mm behind
+        # the cue ball a frame after the strike, the 2 it was to hit 190 mm ahead.)
+        reach = TURN_BACK_REACH_SPEED_MM_S * (t - track.t) + BALL_RADIUS_MM
+        if self._turned_back(track, heading, reach, found[on_it & back]).any():
             return None
         track.xy, track.velocity = rest.copy(), np.zeros(2)
         return np.asarray(on_it)
 
+    def _turned_back(
+        self, track: Track, heading: NDArray[np.float64], reach: float, to: NDArray[np.float64]
+    ) -> NDArray[np.bool_]:
+        """Which of the points `to` a ball going along `heading` from where it was last seen
+        can have come back to, off a cushion or a ball it met, within `reach` in all (a ball
+        touching it, met already, may have sent it anywhere in reach)."""
+        ahead = track.xy + heading * reach
+        if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0):
+            return np.ones(len(to), bool)
+        others = np.array([o.xy for o in self.tracks.values() if o is not track]).reshape(-1, 2)
+        meets = 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+        near = point_segment_distance(others, track.xy, ahead) <= meets
+        back = np.zeros(len(to), bool)
+        for other in others[near]:
+            there = max(float(np.hypot(*(other - track.xy))) - 2 * BALL_RADIUS_MM, 0.0)
+            met = track.xy + heading * there
+            back |= there + np.hypot(*(to - met).T) <= reach + REACH_SLACK_MM
+        return back
+
     def _behind(self, track: Track, found: NDArray[np.float64], t: float) -> NDArray[np.bool_]:
-        """Which detections lie behind a ball rolling on in plain sight with nothing near
-        enough to turn it back (a cushion ahead, or any ball about: one met, one's velocity
-        is not to be trusted): the cue following through over the spot it was struck from,
-        not the ball. (A ball just struck rolls faster than its first, half-frame step
-        showed, so what could turn it is looked for generously far.)"""
+        """Which detections lie behind a ball rolling on in plain sight that nothing could
+        have turned back to them by now (a cushion, a ball: _turned_back): the cue following
+        through over the spot it was struck from, not the ball. (A ball just struck rolls
+        faster than its first, half-frame step showed, so its reach is taken generously.)"""
         speed = track.speed
         behind = np.zeros(len(found), bool)
         if track.missing_since is not None or speed < TURN_BACK_SPEED_MM_S:
@@ -2131,14 +2151,7 @@ class Tracker:
         if not behind.any():
             return behind
         reach = max(speed, TURN_BACK_REACH_SPEED_MM_S) * max(t - track.t, 1e-3)
-        ahead = track.xy + heading * (reach + 2 * BALL_RADIUS_MM)
-        near = 2 * BALL_RADIUS_MM + reach + REACH_SLACK_MM
-        if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0) or any(
-            other is not track and np.hypot(*(other.xy - track.xy)) <= near
-            for other in self.tracks.values()
-        ):
-            return np.zeros(len(found), bool)
-        return behind
+        return behind & ~self._turned_back(track, heading, reach + 2 * BALL_RADIUS_MM, found)
 
     def _towards_the_unseen_cue_ball(
         self, track: Track, found: NDArray[np.float64], t: float
