@@ -1305,15 +1305,14 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
 
 
 def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tuple[float, Rail]]:
-    """When and which jaws a straight run into `pocket` (its fitted line: _fitted_run),
-    carried on at its speed to the hole, meets."""
+    """When and which jaws a straight run into `pocket`, carried on at its mean velocity to
+    the hole, meets."""
     # By the cushion lines and past them a ball is partly hidden, which pulls its seen
     # centre about: its way in is judged from where it was still wholly seen on the cloth.
     on_cloth = table.rail_gaps(run).min(axis=1) >= JAW_CLEAR_MM
     if on_cloth.sum() >= 2:
         run, run_t = run[on_cloth], run_t[on_cloth]
-    run, velocity = _fitted_run(run, run_t)
-    run_t = run_t[[0, -1]]
+    velocity = (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)
     speed = float(np.linalg.norm(velocity))
     turned_in = False
     if speed > 1.0:
@@ -1336,23 +1335,6 @@ def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tupl
             met.append((float(sample_t[touching[0]]), jaw.rail))
     met.sort(key=lambda m: m[0])
     return met[:1] if turned_in else met
-
-
-def _fitted_run(run: F64, run_t: F64) -> tuple[F64, F64]:
-    """A straight run's ends and velocity, from the line fitted through all its sightings:
-    each is a few millimetres off the ball's way, and a line through the first and last only
-    turns with theirs (fresh 42's 1095: the 4 given the jaw its line cleared; held-out 047:
-    the 6 not given the one it met)."""
-    if len(run) < 3:
-        return run[[0, -1]], (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)
-    middle = run.mean(axis=0)
-    way = np.linalg.svd(run - middle)[2][0]
-    if way @ (run[-1] - run[0]) < 0:
-        way = -way
-    along = (run - middle) @ way
-    since = run_t - run_t.mean()
-    speed = float(since @ along) / max(float(since @ since), 1e-12)
-    return middle + np.outer(along[[0, -1]], way), way * speed
 
 
 def _turn(pts: F64, times: F64, first: int) -> tuple[F64, float] | None:
