@@ -2127,11 +2127,8 @@ class Tracker:
         ahead = track.xy + heading * reach
         if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0):
             return np.ones(len(to), bool)
-        others = np.array([o.xy for o in self.tracks.values() if o is not track]).reshape(-1, 2)
-        meets = 2 * BALL_RADIUS_MM + REACH_SLACK_MM
-        near = point_segment_distance(others, track.xy, ahead) <= meets
         back = np.zeros(len(to), bool)
-        for other in others[near]:
+        for other in self._balls_in_way(track, track.xy, ahead):
             there = max(float(np.hypot(*(other - track.xy))) - 2 * BALL_RADIUS_MM, 0.0)
             met = track.xy + heading * there
             back |= there + np.hypot(*(to - met).T) <= reach + REACH_SLACK_MM
@@ -2285,7 +2282,21 @@ class Tracker:
         where_they_rested: bool = False,
     ) -> bool:
         """Whether `track`'s ball going from `start` to `end` meets a cushion or a ball
-        (where it is, or `where_they_rested`: one it hit is gone from there since)."""
+        (_balls_in_way)."""
+        return bool(
+            np.any(self.calibration.table.rail_gaps(end[None, :])[0] < 0.0)
+            or len(self._balls_in_way(track, start, end, where_they_rested))
+        )
+
+    def _balls_in_way(
+        self,
+        track: Track,
+        start: NDArray[np.float64],
+        end: NDArray[np.float64],
+        where_they_rested: bool = False,
+    ) -> NDArray[np.float64]:
+        """Where the other balls are that `track`'s ball going from `start` to `end` meets
+        (where each is, or `where_they_rested`: one it hit is gone from there since)."""
         others = np.array(
             [
                 o.rest_xy if where_they_rested and o.rest_xy is not None else o.xy
@@ -2293,12 +2304,9 @@ class Tracker:
                 if o is not track
             ]
         ).reshape(-1, 2)
-        return bool(
-            np.any(self.calibration.table.rail_gaps(end[None, :])[0] < 0.0)
-            or np.any(
-                point_segment_distance(others, start, end) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
-            )
-        )
+        return others[
+            point_segment_distance(others, start, end) <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM
+        ]
 
     def _note_the_cue_at_the_cue_ball(self, t: float, occluders: tuple[Occluder, ...]) -> None:
         """Where the cue over the spot of the cue ball, lost there at rest, or aimed at it
