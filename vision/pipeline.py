@@ -19,7 +19,9 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.events import (
+    MOVED_MM,
     SPLIT_HIT_S,
+    SPOT_RETURN_S,
     Disappearance,
     Event,
     Path,
@@ -75,6 +77,7 @@ class ShotDetector:
         self._rolling_unseen_at = -math.inf
         self._last_t = -math.inf
         self._strike: float | None = None
+        self._begun_at = -math.inf  # when the shot in progress was begun
         self._cue_hidden: float | None = None  # the cue ball went out of sight on its spot
         self._exposure: Exposure | None = None  # measured on the first frame
 
@@ -128,6 +131,12 @@ class ShotDetector:
                 self._history.clear()
             return []
         self._shot.append(observation)
+        if self._struck_in_vain():
+            # Back to waiting for the strike, the shot's frames so far the pre-roll.
+            self._history = deque(o for o in self._shot if o.t >= t - PRE_ROLL_S)
+            self._shot = None
+            self._strike = None
+            return []
         # A ball lost rolling under an arm still over the table is not at rest for being
         # out of sight; nor just as it should have come out from under it: its way out was
         # worked out from its last step, without the speed a cushion took off it (fresh 4's
@@ -212,6 +221,29 @@ class ShotDetector:
             self._left_its_spot(track, 2 * STRIKE_MM) for track in self.tracker.tracks.values()
         )
 
+    def _struck_in_vain(self) -> bool:
+        """Whether the shot just begun was no strike: the cue ball seen back on its spot
+        within SPOT_RETURN_S, no ball having left its own. Struck, it goes on away from its
+        spot; a centre pulled off it, the cue's tip merging with it in one blob as the player
+        strokes, comes back (a bright camera clips the ferrule as white as the cue ball:
+        held-out 005 taken so, the cue ball seen 16 mm off its spot every other frame for
+        0.2 s, began its first shot a second before the strike)."""
+        assert self._shot is not None
+        if self._shot[-1].t - self._begun_at > SPOT_RETURN_S:
+            return False
+        cue = [tid for tid, track in self.tracker.tracks.items() if track.key == "cue"]
+        if not cue or cue[0] not in self._shot_start:
+            return False
+        here = self._shot[-1].positions.get(cue[0])
+        if here is None or math.dist(here, self._shot_start[cue[0]]) > MOVED_MM:
+            return False
+        return not any(
+            math.dist(xy, self._shot_start[tid]) > STRIKE_MM
+            for observation in self._shot
+            for tid, xy in observation.positions.items()
+            if tid != cue[0] and xy is not None and tid in self._shot_start
+        )
+
     @staticmethod
     def _left_its_spot(track: Track, mm: float) -> bool:
         return (
@@ -224,6 +256,7 @@ class ShotDetector:
         if self._strike is None:
             self._strike = self._history[-1].t if self._history else self._last_t
         self._shot = list(self._history)
+        self._begun_at = self._shot[-1].t if self._shot else self._last_t
         self._history.clear()
         self._shot_keys = {tid: track.key for tid, track in self.tracker.tracks.items()}
         cue = [t for t in self.tracker.tracks.values() if t.key == "cue"]

@@ -1713,6 +1713,17 @@ def test_a_ball_found_in_two_windows_is_measured_in_the_one_that_holds_it_whole(
     assert {"ball": "cue", "rail": "left"} in shot["rails_after_contact"]
 
 
+def test_a_cue_ball_pulled_off_its_spot_by_the_players_strokes_is_not_struck() -> None:
+    # A rendered recording's first 3.4 s taken again as a brighter camera would (exposure
+    # x1.5, whites clipped: held-out 005 under camera_looks' "bright"), the strike at 2.59 s.
+    # The cue's ferrule, clipped as white as the cue ball, merges with it in one blob as the
+    # player strokes: the ball is seen 16 mm off its spot every other frame from 1.6 s. The
+    # shot began at the first such frame, and was a second early.
+    (shot,) = shots_in("a_cue_ball_stroked_at_by_a_ferrule_as_white_as_it")
+    assert shot["t_start"] == pytest.approx(2.59, abs=0.05)
+    assert shot["first_contact"] == 5
+
+
 def test_a_cue_ball_seen_still_a_moment_after_a_full_hit_may_be_drawn_back_anywhere() -> None:
     # A rendered recording's first 8.9 s, its frames as recorded, the strike at 1.93 s
     # (fresh 39's 1015, 120 fps): the cue ball meets the 2 nearly full and all but stops,
