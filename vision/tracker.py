@@ -2125,7 +2125,7 @@ class Tracker:
         can have come back to, off a cushion or a ball it met, within `reach` in all (a ball
         touching it, met already, may have sent it anywhere in reach)."""
         ahead = track.xy + heading * reach
-        if np.any(self.calibration.table.rail_gaps(ahead[None, :])[0] < 0.0):
+        if self._past_a_cushion(ahead):
             return np.ones(len(to), bool)
         back = np.zeros(len(to), bool)
         for other in self._balls_in_way(track, track.xy, ahead):
@@ -2283,10 +2283,13 @@ class Tracker:
     ) -> bool:
         """Whether `track`'s ball going from `start` to `end` meets a cushion or a ball
         (_balls_in_way)."""
-        return bool(
-            np.any(self.calibration.table.rail_gaps(end[None, :])[0] < 0.0)
-            or len(self._balls_in_way(track, start, end, where_they_rested))
+        return self._past_a_cushion(end) or bool(
+            len(self._balls_in_way(track, start, end, where_they_rested))
         )
+
+    def _past_a_cushion(self, xy: NDArray[np.float64]) -> bool:
+        """Whether a ball's centre there would be past a cushion's touching line."""
+        return bool(np.any(self.calibration.table.rail_gaps(xy[None, :])[0] < 0.0))
 
     def _balls_in_way(
         self,
