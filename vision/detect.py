@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.cloth import F32, U8
+from vision.geometry import BALL_RADIUS_MM
 
 F64 = NDArray[np.float64]
 
@@ -52,6 +53,7 @@ STREAK_CORE = 0.6
 # 60 fps). Slower, it is a disc (taken for a streak only as its outline is drawn out).
 LONGEST_EXPOSURE_S = 1 / 60
 STREAK_MIN_BLUR_RADII = 0.25
+MAX_SPEED_MM_S = 12000.0  # faster than the hardest break: no streak is longer than its blur
 # A blurred streak's ball-wide pieces farther than this many radii (of thinner blob) from the
 # one where the ball was expected are not the ball: two balls merged in a blur come apart
 # nearer (1 radius at most, in the whole rack's break), a cue following through is joined by
@@ -336,6 +338,7 @@ class Motion:
     # in any direction (off a cushion or a ball), at its speed.
     reach: float = 0.0
     streaks: bool = True  # blurred, it shows (a ball of the cloth's colour makes no streak)
+    in_play: bool = False  # off the spot it rested on before the shot
 
 
 def _blurs(motion: Motion, radius: float) -> bool:
@@ -369,6 +372,17 @@ def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int,
     # and is a ball wide where it sat part of the exposure still (a cue stick following
     # through over that spot is thinner).
     if short < STRUCK_STREAK_WIDTH * radius:
+        return False
+    # Come to rest in play, only another ball strikes it, and no ball blurs longer than the
+    # fastest in an exposure: a longer blob is the ball beside the cue lying along its way
+    # (fresh 48's 1240: the cue ball rolling slowly back along the cue, seen still beside
+    # it, then merged with it, was taken for struck; its track went 190 mm up the shaft).
+    # (Struck from its spot, the cue ball's streak is joined by the cue following through,
+    # and so it is while the shaft follows it: fresh 44's 1144.)
+    if (
+        motion.in_play
+        and long_ > (2.0 + MAX_SPEED_MM_S * LONGEST_EXPOSURE_S / BALL_RADIUS_MM) * radius
+    ):
         return False
     off_axis = abs((point[0] - cx) * uy - (point[1] - cy) * ux)
     along = abs((point[0] - cx) * ux + (point[1] - cy) * uy)

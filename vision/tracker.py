@@ -24,6 +24,7 @@ from vision.calibration import Calibration
 from vision.cloth import ClothModel, Planes
 from vision.detect import (
     FOREGROUND,
+    MAX_SPEED_MM_S,
     Detections,
     Disc,
     Motion,
@@ -53,7 +54,7 @@ Key = TypeVar("Key")
 Value = TypeVar("Value")
 # A ball's motion as the tracker knows it: x, y (mm), vx, vy (mm/s), how far it may have gone
 # out of sight (half-resolution pixels), whether it streaks.
-MotionKey = tuple[float, float, float, float, float, bool]
+MotionKey = tuple[float, float, float, float, float, bool, bool]
 KEPT_AT_MOST = 4096  # points or discs whose projections are kept at once (a few frames' worth)
 
 # A change (summed |ΔY|+|ΔU|+|ΔV|, 8-bit) at least this, and this many times the camera's
@@ -61,7 +62,6 @@ KEPT_AT_MOST = 4096  # points or discs whose projections are kept at once (a few
 # changes a frame by little more than a noisy camera does.
 CHANGE_FLOOR = 12.0
 CHANGE_NOISE_FACTOR = 2.5
-MAX_SPEED_MM_S = 12000.0  # faster than the hardest break
 # How far (degrees) a ball's line, from its last step, may be off its way.
 HEADING_DOUBT_DEG = 15.0
 REST_SPEED_MM_S = 30.0
@@ -637,6 +637,7 @@ class Tracker:
         near, slow = MOTION_ALIKE_MM * scale, REST_SPEED_MM_S * scale
         return all(
             a.streaks == b.streaks
+            and a.in_play == b.in_play
             and abs(a.x - b.x) <= near
             and abs(a.y - b.y) <= near
             and abs(a.reach - b.reach) <= near
@@ -1884,6 +1885,7 @@ class Tracker:
                 *tr.velocity.tolist(),
                 tr.speed * (t - tr.t) * scale if self._streaking_unseen(tr, t) else 0.0,
                 not tr.cloth_coloured,
+                self._in_play(tr),
             )
             for tr in moving
         ]
@@ -1891,7 +1893,7 @@ class Tracker:
         return tuple(_kept(self._motion_cache, keys, self._motions_of))
 
     def _motions_of(self, keys: list[MotionKey]) -> list[Motion]:
-        """Motions of (x, y, vx, vy, reach, streaks) in table millimetres (reach in
+        """Motions of (x, y, vx, vy, reach, streaks, in_play) in table millimetres (reach in
         half-resolution pixels)."""
         now = np.array([key[:2] for key in keys])
         later = now + np.array([key[2:4] for key in keys]) * 0.01
@@ -1904,8 +1906,9 @@ class Tracker:
                 float(b[1] - a[1]) * 100,
                 reach,
                 streaks=streaks,
+                in_play=in_play,
             )
-            for (*_, reach, streaks), a, b in zip(keys, here, there, strict=True)
+            for (*_, reach, streaks, in_play), a, b in zip(keys, here, there, strict=True)
         ]
 
     def _rolling_on_unseen(self, track: Track, t: float) -> bool:

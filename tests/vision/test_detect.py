@@ -337,6 +337,24 @@ def test_a_ball_just_struck_is_where_its_streak_is_thick_not_along_the_cue_behin
     assert disc.y == pytest.approx(full_res(22.0), abs=1.5)  # not pulled back along the cue
 
 
+@pytest.mark.parametrize("in_play", [True, False])
+def test_a_ball_in_play_and_the_cue_along_its_way_are_no_streak_longer_than_a_ball_blurs(
+    in_play: bool,
+) -> None:
+    # The cue ball seen still a few frames beside the cue lying along its way back (fresh
+    # 48's 1240): ball and shaft make one blob on a line through where it stopped, a ball
+    # wide and 13 radii long. Taken for the ball's streak as it was struck, its middle was
+    # 190 mm up the shaft, and the track stayed there while the ball rolled on in plain
+    # sight. No ball goes fast enough to blur that long within an exposure; only the cue
+    # ball struck from its spot is joined so by the cue following through.
+    rest = (10.0, 20.0)
+    score = streak_map(rest, (11.0, 20.0))  # creeping: blurred a little
+    score[19:22, 10:49] = 5.0  # the shaft, three half-resolution pixels wide
+    still = Motion(*rest, 0.0, 0.0, in_play=in_play)
+    found = detect(score, np.zeros_like(score), RADIUS, moving=(still,))
+    assert any(d.streak for d in found.discs) is not in_play
+
+
 def test_a_streak_out_of_reach_of_any_ball_in_motion_is_no_ball() -> None:
     # Three balls' length of blur, one ball wide, where no ball is known to be going: split
     # into three it has more "balls" than the tracker knows of (what an arm looks like).

@@ -1713,6 +1713,17 @@ def test_a_ball_found_in_two_windows_is_measured_in_the_one_that_holds_it_whole(
     assert {"ball": "cue", "rail": "left"} in shot["rails_after_contact"]
 
 
+def test_a_cue_ball_rolling_on_beside_the_cue_is_not_taken_up_the_shaft() -> None:
+    # A rendered recording's first 4.8 s (fresh 48's 1240), the strike at 2.24 s: the cue
+    # ball comes back off the 2 slowly along the cue still lying over the table, seen
+    # still for a few frames beside it, then merged with it. Ball and shaft, one blob 13
+    # radii long, were taken for the ball's streak as it was struck; its track went up the
+    # shaft and stayed there while the ball rolled on into the left cushion in plain sight.
+    (shot,) = shots_in("a_cue_ball_rolling_on_under_the_cue_following_through")
+    assert shot["first_contact"] == 2
+    assert {"ball": "cue", "rail": "left"} in shot["rails_after_contact"]
+
+
 def test_a_cue_ball_pulled_off_its_spot_by_the_players_strokes_is_not_struck() -> None:
     # A rendered recording's first 3.4 s taken again as a brighter camera would (exposure
     # x1.5, whites clipped: held-out 005 under camera_looks' "bright"), the strike at 2.59 s.
