@@ -657,6 +657,25 @@ def test_a_ball_seen_off_its_centre_as_it_went_under_an_arm_met_the_cushion_all_
     assert events[0].t == pytest.approx(hit, abs=0.02)
 
 
+@pytest.mark.parametrize("end", ["in", "out"])
+def test_a_ball_last_seen_merged_with_the_cue_beside_it_met_the_cushion_all_the_same(
+    end: str,
+) -> None:
+    # Rolling beside the cue lying on the cloth towards the player's hand at the cushion, the
+    # ball merges with the shaft as it goes under the hand (fresh 48's 1248): its last
+    # sighting lies 30 mm across its way and 25 mm short of it, and so, coming back out,
+    # may its first. Fitted with that sighting, its way in was too slow to have met the
+    # cushion while hidden.
+    path, hit = _hidden_at_the_cushion()
+    at, seen = np.searchsorted(path.t, hit), np.nonzero(path.seen)[0]
+    edge = int(seen[seen < at][-1] if end == "in" else seen[seen > at][0])
+    xy = path.xy.copy()
+    xy[edge] += (30.0, -25.0 if end == "in" else 25.0)
+    events = cushion_contacts(Path(path.key, path.t, xy, path.seen, path.start), TABLE, 0.1)
+    assert [(e.balls, e.rail) for e in events] == [(("cue",), "right")]
+    assert events[0].t == pytest.approx(hit, abs=0.02)
+
+
 @pytest.mark.parametrize("shift_mm", [0.0, 150.0])
 def test_a_slow_ball_hidden_as_it_met_a_cushion_and_seen_coming_back_slowing_touched_it(
     shift_mm: float,
