@@ -377,8 +377,9 @@ def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int,
     # fastest in an exposure: a longer blob is the ball beside the cue lying along its way
     # (fresh 48's 1240: the cue ball rolling slowly back along the cue, seen still beside
     # it, then merged with it, was taken for struck; its track went 190 mm up the shaft).
-    # (Struck from its spot, the cue ball's streak is joined by the cue following through,
-    # and so it is while the shaft follows it: fresh 44's 1144.)
+    # (Struck from the spot it rested on, the cue ball's streak is joined by the cue
+    # following through, however long: fresh 44's 1144, lost so when this held for every
+    # ball at rest.)
     if (
         motion.in_play
         and long_ > (2.0 + MAX_SPEED_MM_S * LONGEST_EXPOSURE_S / BALL_RADIUS_MM) * radius

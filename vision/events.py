@@ -957,7 +957,7 @@ def _bounces_out_of_sight(gaps: F64, pts: F64, times: F64) -> list[float]:
         last = k - 1 if _on_its_way(pts, times, k - 1, -1) else k - 2
         first = k if _on_its_way(pts, times, k, 1) else k + 1
         if last < 1 or first >= len(times) - 1:
-            continue
+            continue  # (its last step in and first step out are measured below)
         before = np.nonzero((times >= times[last] - BOUNCE_BASE_S) & (times <= times[last]))[0]
         after = np.nonzero((times >= times[first]) & (times <= times[first] + BOUNCE_BASE_S))[0]
         if len(before) < 2 or len(after) < 2:

@@ -53,7 +53,7 @@ U8 = NDArray[np.uint8]
 Key = TypeVar("Key")
 Value = TypeVar("Value")
 # A ball's motion as the tracker knows it: x, y (mm), vx, vy (mm/s), how far it may have gone
-# out of sight (half-resolution pixels), whether it streaks.
+# out of sight (half-resolution pixels), whether it streaks, whether it is in play.
 MotionKey = tuple[float, float, float, float, float, bool, bool]
 KEPT_AT_MOST = 4096  # points or discs whose projections are kept at once (a few frames' worth)
 
