@@ -574,6 +574,25 @@ def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
     return best[1] if best is not None else None
 
 
+def struck_at(hitter: Path, t_hit: float, spot: tuple[float, float]) -> tuple[float, float] | None:
+    """Where `hitter` was as it hit the ball resting on `spot` at `t_hit`: carried on along
+    its way in (its last two sightings before), for the line between its sightings either
+    side cuts the corner of its turn (fresh 49's 1258: the cue ball, seen a frame before the
+    1 and two after, went on into a cushion; that line put it 84 mm off as it hit, driving
+    the 1 into the cushion). None where that is beyond touching the spot (HIT_REACH_MM):
+    out of sight a while before, it went no known way (fresh 50's 1284: the cue ball under
+    the cue for a second, off the foot cushion into the 1, last seen on its spot)."""
+    before = np.nonzero(hitter.seen & (hitter.t <= t_hit))[0]
+    if len(before) < 2:
+        return None
+    a, b = before[-2:]
+    velocity = (hitter.xy[b] - hitter.xy[a]) / max(float(hitter.t[b] - hitter.t[a]), 1e-6)
+    x, y = hitter.xy[b] + velocity * (t_hit - float(hitter.t[b]))
+    if math.hypot(x - spot[0], y - spot[1]) > HIT_REACH_MM:
+        return None
+    return float(x), float(y)
+
+
 def first_mover(
     cue: Path, others: list[Path], t_strike: float, dropped: Collection[BallKey] = ()
 ) -> tuple[float, int] | None:

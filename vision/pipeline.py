@@ -34,6 +34,7 @@ from vision.events import (
     put_down_by_hand,
     stayed_on_the_table,
     strike_time,
+    struck_at,
     struck_by,
     swapped_at,
 )
@@ -447,7 +448,8 @@ class ShotDetector:
         warnings += [f"ball {key} lost from sight on the table" for key in unseen]
         departures = {d.key: d for d in drops}
         if first is not None:
-            struck_from = cue.at(t_first) if cue is not None else None
+            first_ball = next(p for p in others if p.key == first)
+            struck_from = struck_at(cue, t_first, first_ball.start) if cue is not None else None
             for path in paths.values():
                 departure = departures.get(path.key)
                 rest = [p for p in paths.values() if p is not path]

@@ -21,6 +21,7 @@ from vision.events import (
     put_down_by_hand,
     stayed_on_the_table,
     strike_time,
+    struck_at,
     struck_by,
     swapped_at,
 )
@@ -858,6 +859,53 @@ def test_a_ball_struck_into_a_cushion_and_first_seen_coming_off_it_touched_it() 
     # Hit from the head side (away from the cushion), it went straight off.
     from_head = (x[0] - 2 * BALL_RADIUS_MM, 1160.0)
     assert cushion_contacts(path, TABLE, 31.793, struck_from=from_head) == []
+
+
+def test_a_ball_is_struck_from_where_its_hitter_s_way_in_reaches_it() -> None:
+    # Fresh 49's 1258: the cue ball at 4 m/s, seen a frame before it hits the 1 (resting 49
+    # mm off the right cushion) and two after, went on into that cushion meanwhile. The line
+    # between its sightings either side cuts the corner: 84 mm from the 1 as it hit, on a
+    # line driving the 1 into the cushion; its way in, carried on, touches the 1 from beside
+    # it, and the 1 went off along the cushion.
+    times = 2.35 + np.arange(12) / FPS
+    cue_x = [1776, 1816, 1856, 1896, 1896, 1896, 1969, 1982, 1997, 2008, 2023, 2037]
+    cue_y = [952, 1006, 1060, 1114, 1114, 1114, 1221, 1185, 1150, 1116, 1083, 1050]
+    cue_xy = np.stack([cue_x, cue_y], axis=1).astype(np.float64)
+    cue_seen = np.array([True] * 4 + [False] * 2 + [True] * 6)
+    cue = Path("cue", times, cue_xy, cue_seen, (1500.0, 600.0))
+    one_x = np.array([2012.0] * 5 + [2012.0, 2065.0, 2097.0, 2132.0, 2167.0, 2196.0, 2226.0])
+    one_y = np.array([1192.0] * 6 + [1189.0, 1186.0, 1186.0, 1185.0, 1184.0, 1183.0])
+    one_seen = np.array([True] * 4 + [False] * 2 + [True] * 6)
+    one = Path(1, times, np.stack([one_x, one_y], axis=1), one_seen, (2012.0, 1192.0))
+    t_hit = 2.4245
+    x, y = struck_at(cue, t_hit, one.start) or (math.nan, math.nan)
+    assert math.hypot(x - 1954.8, y - 1193.4) < 1.0
+    assert cushion_contacts(one, TABLE, t_hit, struck_from=(x, y), others=[cue]) == []
+    # (From the line between its sightings, the 1 went into the cushion and back out unseen.)
+    from_the_line = cue.at(t_hit)
+    assert [e.rail for e in cushion_contacts(one, TABLE, t_hit, struck_from=from_the_line)] == [
+        "right"
+    ]
+
+
+def test_the_cue_ball_out_of_sight_as_it_hits_drives_the_ball_no_known_way() -> None:
+    # Fresh 50's 1284: the cue ball, under the cue for a second from its strike, comes off
+    # the foot cushion into the 1 resting 36 mm off it, and the 1 goes away from the
+    # cushion. Last seen still on its spot 79 mm from the 1, it went no known way to it:
+    # which way it drove the 1 is not known, and the 1's way is judged by its sightings.
+    times = 23.0 + np.arange(70) / FPS
+    t_hit = times[9]
+    cue_seen = (np.arange(70) <= 5) | (np.arange(70) >= 64)
+    cue_xy = np.tile([2420.0, 237.0], (70, 1))
+    cue_xy[64:] = [1662.0, 56.0]
+    cue = Path("cue", times, cue_xy, cue_seen, (2420.0, 237.0))
+    going = np.maximum(times - t_hit, 0.0)[:, None] * np.array([-180.0, 540.0])
+    one = Path(1, times, np.array([2475.0, 294.0]) + going, np.ones(70, bool), (2475.0, 294.0))
+    assert struck_at(cue, t_hit, one.start) is None
+    assert cushion_contacts(one, TABLE, t_hit, struck_from=None, others=[cue]) == []
+    # (From its spot, or the line between its sightings, the 1 was driven into the cushion.)
+    for hitter in ((2420.0, 237.0), cue.at(t_hit)):
+        assert [e.rail for e in cushion_contacts(one, TABLE, t_hit, struck_from=hitter)] == ["foot"]
 
 
 def test_a_ball_resting_just_off_a_cushion_cut_into_it_touched_it() -> None:
