@@ -871,12 +871,12 @@ def test_a_ball_is_struck_from_where_its_hitter_s_way_in_reaches_it() -> None:
     cue_x = [1776, 1816, 1856, 1896, 1896, 1896, 1969, 1982, 1997, 2008, 2023, 2037]
     cue_y = [952, 1006, 1060, 1114, 1114, 1114, 1221, 1185, 1150, 1116, 1083, 1050]
     cue_xy = np.stack([cue_x, cue_y], axis=1).astype(np.float64)
-    cue_seen = np.array([True] * 4 + [False] * 2 + [True] * 6)
-    cue = Path("cue", times, cue_xy, cue_seen, (1500.0, 600.0))
-    one_x = np.array([2012.0] * 5 + [2012.0, 2065.0, 2097.0, 2132.0, 2167.0, 2196.0, 2226.0])
-    one_y = np.array([1192.0] * 6 + [1189.0, 1186.0, 1186.0, 1185.0, 1184.0, 1183.0])
-    one_seen = np.array([True] * 4 + [False] * 2 + [True] * 6)
-    one = Path(1, times, np.stack([one_x, one_y], axis=1), one_seen, (2012.0, 1192.0))
+    seen = np.array([True] * 4 + [False] * 2 + [True] * 6)  # both out of sight at the hit
+    cue = Path("cue", times, cue_xy, seen, (1500.0, 600.0))
+    one_x = [2012, 2012, 2012, 2012, 2012, 2012, 2065, 2097, 2132, 2167, 2196, 2226]
+    one_y = [1192, 1192, 1192, 1192, 1192, 1192, 1189, 1186, 1186, 1185, 1184, 1183]
+    one_xy = np.stack([one_x, one_y], axis=1).astype(np.float64)
+    one = Path(1, times, one_xy, seen, (2012.0, 1192.0))
     t_hit = 2.4245
     x, y = struck_at(cue, t_hit, one.start) or (math.nan, math.nan)
     assert math.hypot(x - 1954.8, y - 1193.4) < 1.0
