@@ -9,6 +9,7 @@ once whenever the table comes to rest again.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -193,7 +194,7 @@ ARM_CLEARANCE_RADII = 3.0
 OCCLUDER_REACH_RADII = 8.0
 # A ball off a cushion leaves within this of its line mirrored there (spin bends it).
 REBOUND_CONE_DEG = 45.0
-# Within this of a corner pocket's point the cushions are cut away for the mouth.
+# Within this of a corner pocket's point a blob no ball went to is the hole (see _can_rest).
 CORNER_THROAT_MM = 45.0
 # The cue ball put down with an arm over the table: the table at rest is taken anew this many
 # radii round it (its shadow too), and nowhere else.
@@ -1278,8 +1279,7 @@ class Tracker:
             faint, faint_found = self._not_openings(faint, planes, y_half, t)
             discs += faint
             found = np.vstack([found, faint_found])
-        # A ball cannot rest over a corner pocket's throat (there is no cushion there): a
-        # dark blob there is the hole.
+        # A ball cannot rest over a pocket's hole: a blob there is the hole.
         restable = self._can_rest(found)
         discs = [d for d, ok in zip(discs, restable, strict=True) if ok]
         found = found[restable]
@@ -2767,26 +2767,50 @@ class Tracker:
         )
         return np.array(pixels).reshape(-1, 2)
 
+    @functools.cached_property
+    def _holes(self) -> list[tuple[NDArray[np.float64], float, NDArray[np.float64]]]:
+        """Each pocket's hole (where a ball drops) as a ball's centre would be measured over
+        its rim, a ball's radius above the cloth where the hole is seen (the view's slant
+        shifts one against the other, towards the camera, by up to ~15 mm): its middle, its
+        radius and its rim's points."""
+        around = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+        rim = np.stack([np.cos(around), np.sin(around)], axis=1)
+        holes = []
+        for name in self.calibration.table.pockets:
+            centre, radius = self.calibration.table.hole(name)
+            seen = self.calibration.to_table(
+                self.calibration.to_image(centre + radius * rim, height_mm=0.0)
+            )
+            middle = seen.mean(axis=0)
+            holes.append((middle, float(np.linalg.norm(seen - middle, axis=1).mean()), seen))
+        return holes
+
     def _can_rest(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Whether a ball's centre can be at each point: not over a pocket's hole, where it
+        would drop; and within CORNER_THROAT_MM of a corner's point, only where a ball was
+        followed to (fresh 51's 1313: the 3 come to rest in the jaws 40 mm from the point,
+        short of the hole, was called potted). A blob there no ball went to is the hole,
+        which shows past its rim (the pocket's shade, and a compressed frame smears it:
+        blocky's held-out 007, a blob on the hole's rim taken for the 8 at the first look)."""
+        ok = np.ones(len(xy), bool)
+        for middle, radius, _ in self._holes:
+            ok &= np.linalg.norm(xy - middle, axis=1) >= radius
         table = self.calibration.table
-        corners = np.array([p for n, p in table.pockets.items() if n not in ("SL", "SR")])
-        if not len(xy):
-            return np.zeros(0, bool)
-        near = np.linalg.norm(xy[:, None, :] - corners[None, :, :], axis=2).min(axis=1)
-        return np.asarray(near >= CORNER_THROAT_MM)
+        corners = np.array([table.pockets[name] for name in ("HL", "HR", "FL", "FR")])
+        throat = np.linalg.norm(xy[:, None, :] - corners[None, :, :], axis=2).min(axis=1)
+        followed = [track.xy for track in self.tracks.values()]
+        for i in np.nonzero(ok & (throat < CORNER_THROAT_MM))[0]:
+            ok[i] = any(np.hypot(*(at - xy[i])) <= 2 * BALL_RADIUS_MM for at in followed)
+        return ok
 
     def _where_balls_rest(self) -> U8:
-        """The cloth without the corner pockets' throats, at half resolution (kept)."""
+        """The cloth without the pockets' holes, at half resolution (kept)."""
         assert self.cloth is not None
         if self._rest_mask is None:
             mask = self.cloth.table_mask.copy()
-            table = self.calibration.table
-            throat = round(CORNER_THROAT_MM / BALL_RADIUS_MM * self.radius_px / 2)
-            for name, point in table.pockets.items():
-                if name not in ("SL", "SR"):
-                    px = _half_res(self._pixel(np.asarray(point, dtype=np.float64)))
-                    centre = (round(float(px[0])), round(float(px[1])))
-                    cv2.circle(mask, centre, throat, (0,), -1)
+            for _, _, rim in self._holes:
+                outline = _half_res(self.calibration.to_image(rim))
+                cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], (0,))
             self._rest_mask = mask
         return self._rest_mask
 

@@ -568,6 +568,30 @@ def test_the_cue_ball_lost_under_a_sleeve_sweeping_over_it_is_back_on_its_spot()
     assert np.hypot(cue[0] - 2508.0, cue[1] - 1216.0) < 5.0
 
 
+def test_a_ball_come_to_rest_in_a_corner_pockets_jaws_short_of_the_hole_is_kept() -> None:
+    # A rendered recording's 1.4 s (fresh 51's 1313): the 3 rolls slowly into the foot-left
+    # corner's jaws and stops 40 mm from the corner's point, the hole dark beside it. A
+    # ball's centre over the hole would drop; short of it, where a ball was followed to, it
+    # is a ball (it was lost as a blob within 45 mm of a corner's point, taken for the hole,
+    # and called potted at its shot's end).
+    three = named_at_the_end("the_3_rolling_into_a_corner_pockets_jaws_and_stopping")[3]
+    assert np.hypot(three[0] - 2512.0, three[1] - 29.0) < 5.0
+
+
+def test_a_blob_on_a_corner_holes_rim_no_ball_went_to_is_not_a_ball() -> None:
+    # A rendered recording's first 0.3 s as a camera compressing every frame hard would
+    # take it (held-out 007 under camera_looks' "blocky", JPEG quality 35): the head-right
+    # corner's hole, smeared past its rim, shows a blob 34 mm from the corner's point, just
+    # short of the hole. No ball went there: it is the hole (it was named the 8 at the
+    # first look, and every name after it went wrong).
+    near = [
+        key
+        for key, (x, y) in named_at_the_end("a_compressed_frames_hole_smeared_past_its_rim").items()
+        if np.hypot(x, y - CALIBRATION.table.width) < 2 * BALL_RADIUS_MM
+    ]
+    assert near == []
+
+
 def test_a_hidden_ball_beside_the_cue_ball_struck_away_from_it_stays_where_it_rested() -> None:
     # The 9 rests a finger's width behind the cue ball, under the player's arm. The cue ball,
     # struck away from it, blurs into two pale pieces: the second one is not the 9, which the
