@@ -1429,6 +1429,23 @@ def test_a_ball_seen_once_off_a_cushion_and_lost_is_found_again_on_its_way_back(
             assert ball_at(tracker, 3) == pytest.approx((spot[0], y), abs=15.0), f"frame {i}"
 
 
+def test_a_ball_off_both_cushions_of_a_corner_between_two_frames_is_followed_out() -> None:
+    # Fresh 52's 1334: the 1, hit at 6 m/s into the head-right corner, met the head cushion
+    # and the right one between two frames and came back out along its way. Looked for only
+    # back off the one it was going into, it was lost for 6 s and three cushions. Here the
+    # 3 at 6 m/s, seen last 2 mm short of the head cushion (35 mm from the right one's
+    # touching line), and a frame later 93 mm back out, off both.
+    head, right = BALL_RADIUS_MM, CALIBRATION.table.width - BALL_RADIUS_MM
+    spot, step = (480.0, 1010.0), (-90.0, 45.0)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    for i in range(19):
+        x, y = spot[0] + step[0] * max(i - 10, 0), spot[1] + step[1] * max(i - 10, 0)
+        x, y = (x if x >= head else 2 * head - x), (y if y <= right else 2 * right - y)
+        tracker.update(i / 60, frame({stun_shot(spot, step, i, 10): WHITE, (x, y): RED}))
+        if i >= 16:
+            assert ball_at(tracker, 3) == pytest.approx((x, y), abs=15.0), f"frame {i}"
+
+
 def test_a_patch_of_cloth_only_just_brighter_than_the_model_is_not_taken_for_a_ball() -> None:
     # A lamp's hot spot sharper than the cloth model follows: a ball-sized patch of the
     # cloth's own green, 15 % brighter, looks more like the 6 than the 6 does (bluer in this
