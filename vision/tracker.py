@@ -801,9 +801,10 @@ class Tracker:
     def _bump_of(
         self, track: Track, predicted: NDArray[np.float64], planes: Planes, y_half: U8
     ) -> tuple[Disc, NDArray[np.float64]] | None:
-        """A ball-thick bump of the track's colour on what is over the table, within a ball's
-        width of where its roll takes it (a ball turned off its way, by a cushion or another
-        ball, is not told from a hand's knuckle by its shape), and its table point."""
+        """The ball-thick bump most plainly of the track's colour on what is over the table,
+        within a ball's width of where its roll takes it (a ball turned off its way, by a
+        cushion or another ball, is not told from a hand's knuckle by its shape), and its
+        table point."""
         assert self.cloth is not None
         height, width = y_half.shape
         radius = self.radius_px / 2  # half-resolution pixels
@@ -823,18 +824,25 @@ class Tracker:
             & (depth <= BUMP_DEPTH_RADII[1] * radius)
         )
         rows, cols = np.nonzero(peaks)
-        off = np.hypot(cols + x0 - hx, rows + y0 - hy)
-        for i in np.argsort(off):
-            if off[i] > reach:
-                break
-            disc = Disc(2 * (cols[i] + x0) + 0.5, 2 * (rows[i] + y0) + 0.5, 1, 1.0)
-            xy = self._to_table([disc])[0]
-            unlike = self._colour_gap(
-                track, self._colours([disc], planes), self._cloth_under(xy[None, :])
-            )
-            if unlike[0] <= BUMP_COLOUR_GAP:
-                return disc, xy
-        return None
+        near = np.hypot(cols + x0 - hx, rows + y0 - hy) <= reach
+        if not near.any():
+            return None
+        discs = [
+            Disc(2 * (col + x0) + 0.5, 2 * (row + y0) + 0.5, 1, 1.0)
+            for row, col in zip(rows[near], cols[near], strict=True)
+        ]
+        found = self._to_table(discs)
+        unlike = self._colour_gap(track, self._colours(discs, planes), self._cloth_under(found))
+        # The nearest of those as plainly of its colour as the plainest: where a pale shaft
+        # joins the cue ball is thick enough too, and nearly as white (fresh 52's 1338);
+        # along a shaft as white as the ball, their colours say nothing (fresh 41's 1050).
+        plain = unlike <= min(float(unlike.min()), BUMP_COLOUR_GAP) + BUMP_COLOUR_GAP / 2
+        plain &= unlike <= BUMP_COLOUR_GAP
+        if not plain.any():
+            return None
+        off = np.hypot(*(found - predicted).T)
+        best = int(np.argmin(np.where(plain, off, np.inf)))
+        return discs[best], found[best]
 
     def _unclipped(self, discs: Iterable[Disc]) -> tuple[Disc, ...]:
         """The discs, those the cloth's edge cuts (against a cushion) put where they are."""

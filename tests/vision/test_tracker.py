@@ -721,14 +721,18 @@ def test_a_cue_ball_drawn_back_off_the_ball_it_hit_is_followed_back() -> None:
     assert abs(ball_at(tracker, 3)[0] - (spot[0] + 25.0 * (29 - hit))) < 15.0
 
 
-def stick_beside(image: NDArray[np.uint8], ball: tuple[float, float]) -> None:
+def stick_beside(
+    image: NDArray[np.uint8],
+    ball: tuple[float, float],
+    colour: tuple[int, int, int] = (150, 200, 230),
+) -> None:
     """Draw a cue stick (a pale shaft under a ball wide) along the table's length, its side
     against the ball's."""
     shaft = ball[1] - BALL_RADIUS_MM - 10.0  # the stick's middle line
     ends = CALIBRATION.to_image(np.array([[ball[0] - 400.0, shaft], [ball[0] + 500.0, shaft]]))
     width = max(1, round(0.7 * CALIBRATION.ball_radius_px()))
     cv2.line(image, tuple(np.round(ends[0]).astype(int)), tuple(np.round(ends[1]).astype(int)),
-             (150, 200, 230), width, cv2.LINE_AA)  # fmt: skip
+             colour, width, cv2.LINE_AA)  # fmt: skip
 
 
 def test_the_cue_ball_rolling_along_the_cue_drawn_back_beside_it_is_followed() -> None:
@@ -748,6 +752,27 @@ def test_the_cue_ball_rolling_along_the_cue_drawn_back_beside_it_is_followed() -
         (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
         lost += i > hit and (cue.missing_since is not None or abs(cue.xy[0] - x) >= 15.0)
     assert lost <= 3
+
+
+def test_the_cue_ball_against_a_pale_cue_is_found_where_it_is_plainly_white() -> None:
+    # Fresh 52's 1338: the cue ball rolling along the cue lying over the table, one blob
+    # with its pale shaft. Of the ball-thick places on that blob near where its roll took
+    # it, the nearest was where ball and shaft join, 40 mm off the ball across its way and
+    # nearly as white (a colour gap of 8.7, the ball's 0.1): its line bent there, and a
+    # cushion was made up. The ball is the nearest of those as plainly of its colour as
+    # the plainest. Here it is looked for from 0.8 radii towards a maple shaft (the join's
+    # colour gap 6.3, the ball's 0).
+    ball, maple = (1200.0, 640.0), (190, 215, 230)
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    tracker.update(0.0, frame({ball: WHITE, (600.0, 300.0): RED}))
+    image = picture({ball: WHITE, (600.0, 300.0): RED})
+    stick_beside(image, ball, maple)
+    planes = Planes.from_bgr(image)
+    (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
+    near = np.array([ball[0], ball[1] - 0.8 * BALL_RADIUS_MM])
+    found = tracker._bump_of(cue, near, planes, planes.y_half())
+    assert found is not None
+    assert np.hypot(*(found[1] - ball)) < 8.0
 
 
 def test_the_cue_ball_rolling_slowly_along_the_cue_is_followed_on_once_clear_of_it() -> None:
