@@ -801,10 +801,10 @@ class Tracker:
     def _bump_of(
         self, track: Track, predicted: NDArray[np.float64], planes: Planes, y_half: U8
     ) -> tuple[Disc, NDArray[np.float64]] | None:
-        """The ball-thick bump most plainly of the track's colour on what is over the table,
-        within a ball's width of where its roll takes it (a ball turned off its way, by a
-        cushion or another ball, is not told from a hand's knuckle by its shape), and its
-        table point."""
+        """The nearest ball-thick bump of the track's colour (as plainly of it as the
+        plainest) on what is over the table, within a ball's width of where its roll takes
+        it (a ball turned off its way, by a cushion or another ball, is not told from a
+        hand's knuckle by its shape), and its table point."""
         assert self.cloth is not None
         height, width = y_half.shape
         radius = self.radius_px / 2  # half-resolution pixels
