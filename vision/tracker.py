@@ -9,7 +9,6 @@ once whenever the table comes to rest again.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -329,6 +328,8 @@ class Tracker:
             (float(x), float(y), float(table.mouth_reach(name)))
             for name, (x, y) in table.pockets.items()
         ]
+        self._holes = _holes_seen(calibration)
+        self._corners = np.array([table.pockets[name] for name in ("HL", "HR", "FL", "FR")])
         self._occluders: tuple[Occluder, ...] = ()  # over the table in the latest frame
         # What was detected (table points) in the latest frame that changed, and the one
         # before it.
@@ -836,8 +837,7 @@ class Tracker:
         # The nearest of those as plainly of its colour as the plainest: where a pale shaft
         # joins the cue ball is thick enough too, and nearly as white (fresh 52's 1338);
         # along a shaft as white as the ball, their colours say nothing (fresh 41's 1050).
-        plain = unlike <= min(float(unlike.min()), BUMP_COLOUR_GAP) + BUMP_COLOUR_GAP / 2
-        plain &= unlike <= BUMP_COLOUR_GAP
+        plain = (unlike <= float(unlike.min()) + BUMP_COLOUR_GAP / 2) & (unlike <= BUMP_COLOUR_GAP)
         if not plain.any():
             return None
         off = np.hypot(*(found - predicted).T)
@@ -2780,24 +2780,6 @@ class Tracker:
         )
         return np.array(pixels).reshape(-1, 2)
 
-    @functools.cached_property
-    def _holes(self) -> list[tuple[NDArray[np.float64], float, NDArray[np.float64]]]:
-        """Each pocket's hole (where a ball drops) as a ball's centre would be measured over
-        its rim, a ball's radius above the cloth where the hole is seen (the view's slant
-        shifts one against the other, towards the camera, by up to ~15 mm): its middle, its
-        radius and its rim's points."""
-        around = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
-        rim = np.stack([np.cos(around), np.sin(around)], axis=1)
-        holes = []
-        for name in self.calibration.table.pockets:
-            centre, radius = self.calibration.table.hole(name)
-            seen = self.calibration.to_table(
-                self.calibration.to_image(centre + radius * rim, height_mm=0.0)
-            )
-            middle = seen.mean(axis=0)
-            holes.append((middle, float(np.linalg.norm(seen - middle, axis=1).mean()), seen))
-        return holes
-
     def _can_rest(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Whether a ball's centre can be at each point: not over a pocket's hole, where it
         would drop; and within CORNER_THROAT_MM of a corner's point, only where a ball was
@@ -2808,9 +2790,7 @@ class Tracker:
         ok = np.ones(len(xy), bool)
         for middle, radius, _ in self._holes:
             ok &= np.linalg.norm(xy - middle, axis=1) >= radius
-        table = self.calibration.table
-        corners = np.array([table.pockets[name] for name in ("HL", "HR", "FL", "FR")])
-        throat = np.linalg.norm(xy[:, None, :] - corners[None, :, :], axis=2).min(axis=1)
+        throat = np.linalg.norm(xy[:, None, :] - self._corners[None, :, :], axis=2).min(axis=1)
         followed = [track.xy for track in self.tracks.values()]
         for i in np.nonzero(ok & (throat < CORNER_THROAT_MM))[0]:
             ok[i] = any(np.hypot(*(at - xy[i])) <= 2 * BALL_RADIUS_MM for at in followed)
@@ -2978,6 +2958,24 @@ def _kept(
     if new:
         cache.update(zip(new, work_out(new), strict=True))
     return [cache[k] for k in keys]
+
+
+def _holes_seen(
+    calibration: Calibration,
+) -> list[tuple[NDArray[np.float64], float, NDArray[np.float64]]]:
+    """Each pocket's hole (where a ball drops) as a ball's centre would be measured over its
+    rim, a ball's radius above the cloth where the hole is seen (the view's slant shifts one
+    against the other, towards the camera, by up to ~15 mm): its middle, its radius and its
+    rim's points."""
+    around = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    rim = np.stack([np.cos(around), np.sin(around)], axis=1)
+    holes = []
+    for name in calibration.table.pockets:
+        centre, radius = calibration.table.hole(name)
+        seen = calibration.to_table(calibration.to_image(centre + radius * rim, height_mm=0.0))
+        middle = seen.mean(axis=0)
+        holes.append((middle, float(np.linalg.norm(seen - middle, axis=1).mean()), seen))
+    return holes
 
 
 def _within_cone(
