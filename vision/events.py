@@ -744,11 +744,17 @@ def cushion_contacts(
         for r in range(4):
             steady[between, r] = np.interp(times[between], clear_t, gaps[~pulled, r])
     # A contact with the cushion it is frozen to counts once it has left it (WPA 8.4): not
-    # the one as it is struck into it and comes off it.
+    # the one as it is struck into it and comes off it, nor one less than SAME_CONTACT_S
+    # after it was struck, which is that same contact (contracts §3; fresh 54's 1384: the 3,
+    # frozen by the head-right corner, struck along the head cushion into the right jaw,
+    # back off it into the head jaw 65 ms after it was struck).
+    moved = path.first_moved()
+    struck = float(path.t[max(moved - 1, 0)]) if moved is not None else math.inf
     frozen_until: dict[Rail, float] = {}
     for r in frozen:
         away = np.nonzero(steady[:, r] > LEFT_CUSHION_MM)[0]
-        frozen_until[RAILS[r]] = float(times[away[0]]) if len(away) else math.inf
+        left = float(times[away[0]]) if len(away) else math.inf
+        frozen_until[RAILS[r]] = max(left, struck + SAME_CONTACT_S)
     # Between two frames a fast ball may turn off the cushion unseen: its nearest sample is
     # then up to half a frame's travel away, or, judged by its lines in and out, at the
     # cushion.

@@ -513,6 +513,21 @@ def test_a_frozen_ball_struck_into_its_cushion_and_off_it_did_not_touch_it_after
     assert events[0].frozen_no_leave
 
 
+def test_a_frozen_ball_back_at_its_cushion_within_a_tenth_of_a_second_touched_it_once() -> None:
+    # Fresh 54's 1384, frame by frame at 60 fps: the 3, frozen 1.4 mm off the head cushion
+    # by the head-right corner, struck along it into the right jaw and back into the head
+    # jaw 65 ms after it was struck. Less than 0.1 s apart, the two touches of the head rail
+    # are one (contracts §3): the one as it was struck, frozen.
+    three = _sightings(3, 23.8 + np.arange(13) / FPS,
+                       {0: (30.0, 1176.0), 1: (30.0, 1176.0), 2: (30.0, 1176.0),
+                        3: (30.0, 1176.0), 4: (39.0, 1210.0), 5: (50.0, 1255.0),
+                        6: (28.0, 1235.0), 7: (20.0, 1228.0), 8: (45.0, 1238.0),
+                        9: (66.0, 1244.0), 10: (63.0, 1226.0), 11: (62.0, 1206.0),
+                        12: (62.0, 1186.0)})  # fmt: skip
+    events = cushion_contacts(three, TABLE, 23.855)
+    assert {(e.rail, e.frozen_no_leave) for e in events if e.rail == "head"} == {("head", True)}
+
+
 def test_a_ball_lost_at_a_corner_dropped_in_that_pocket() -> None:
     times = np.arange(0, 1, 1 / FPS)
     path = straight(9, (2200.0, 900.0), (1000.0, 1000.0), 0.1, times)
