@@ -282,17 +282,30 @@ def strike_time(cue: Path, hidden_since: float | None = None) -> float | None:
     return float(max(cue.t[first] - back, earliest))
 
 
-def swapped_at(a: NDArray[np.float64], b: NDArray[np.float64]) -> int | None:
-    """The last sample before two tracks (positions at the same times) swapped balls: where
+def swapped_at(a: Path, b: Path) -> int | None:
+    """The last sample before two tracks (paths at the same times) swapped balls: where
     carrying each on as the other makes both paths smoother by more than a ball's radius
-    (each jumped onto the other's line); None if nowhere."""
-    kept = np.hypot(*(a[1:] - a[:-1]).T) + np.hypot(*(b[1:] - b[:-1]).T)
-    crossed = np.hypot(*(a[1:] - b[:-1]).T) + np.hypot(*(b[1:] - a[:-1]).T)
+    (each jumped onto the other's line); None if nowhere. Each goes on from a sample to its
+    next sighting: one track out of sight across the swap (fresh 54's 1384: the cue ball
+    lost along the cue as it met the 10) jumps a few frames later than the other."""
+    later = _next_sighting(a), _next_sighting(b)
+    kept = np.hypot(*(later[0] - a.xy[:-1]).T) + np.hypot(*(later[1] - b.xy[:-1]).T)
+    crossed = np.hypot(*(later[0] - b.xy[:-1]).T) + np.hypot(*(later[1] - a.xy[:-1]).T)
     gain = kept - crossed
     if not len(gain):
         return None
     best = int(np.argmax(gain))
     return best if gain[best] > BALL_RADIUS_MM else None
+
+
+def _next_sighting(path: Path) -> F64:
+    """For each sample but the last, where the ball was next seen after it (where it was
+    last known, if it was not seen again)."""
+    n = len(path.t)
+    sighted = np.where(path.seen, np.arange(n), n - 1)
+    # The first sighting at or after each sample, taken from the end back.
+    first_from = np.minimum.accumulate(sighted[::-1])[::-1]
+    return np.asarray(path.xy[first_from[1:]])
 
 
 def put_down_by_hand(cue: Path) -> bool:

@@ -167,6 +167,7 @@ class ShotDetector:
         self._rename(self.tracker.rename_by_roll())
         if planes is not None:
             self.tracker.settle(t, planes, after_shot=True)
+            self._undo_swaps_named_at_rest()
         facts = self._facts()
         self.tracker.forget_gone()
         self.tracker.end_shot(t)
@@ -334,8 +335,29 @@ class ShotDetector:
         the cue ball's first contact, seen on the cue ball's track only if the swap is put
         there). Found in the shot, the swap is undone; else the whole track is renamed.
         """
+        self._undo_swaps(renamed)
+        self._shot_keys.update(renamed)
+
+    def _undo_swaps_named_at_rest(self) -> None:
+        """Undo the swaps of balls between tracks that the table identified again at rest
+        names each as the other was named (fresh 54's 1384: the cue ball lost along the cue
+        as it met the 10, its track took the 10 and the 10's the cue ball). Where no swap is
+        found in the shot, the names given before it stand (they name its start, where the
+        first contact is)."""
+        renamed = {
+            tid: track.key
+            for tid, track in self.tracker.tracks.items()
+            if track.key is not None and self._shot_keys.get(tid) not in (None, track.key)
+        }
+        undone = self._undo_swaps(renamed)
+        self._shot_keys.update({tid: renamed[tid] for tid in undone})
+
+    def _undo_swaps(self, renamed: dict[int, BallKey]) -> set[int]:
+        """Undo, in the shot, each swap of balls between two tracks `renamed` each as the
+        other was named; the tracks whose swap was found and undone."""
         shot, keys, starts = self._shot, self._shot_keys, self._shot_start
         assert shot is not None
+        undone: set[int] = set()
         for a, name in renamed.items():
             b = next((tid for tid, key in keys.items() if key == name and tid != a), None)
             if b is None or a > b or renamed.get(b) != keys.get(a):
@@ -343,14 +365,15 @@ class ShotDetector:
             paths = self._paths(shot)
             if a not in paths or b not in paths:
                 continue
-            swap = swapped_at(paths[a].xy, paths[b].xy)
+            swap = swapped_at(paths[a], paths[b])
             if swap is None:
                 continue
             for i in range(swap + 1):
                 seen = shot[i].positions
                 shot[i] = replace(shot[i], positions={**seen, a: seen.get(b), b: seen.get(a)})
             starts[a], starts[b] = starts[b], starts[a]
-        keys.update(renamed)
+            undone |= {a, b}
+        return undone
 
     def _paths(self, shot: list[Observation]) -> dict[int, Path]:
         times = np.array([o.t for o in shot])

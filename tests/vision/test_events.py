@@ -1694,7 +1694,29 @@ def test_two_tracks_that_swapped_balls_passing_are_found_swapped_where_they_jump
     ten = _rolling((140.0, 1240.0), (300.0, -400.0), 40)
     track_a = np.vstack([cue[:21], ten[21:]])
     track_b = np.vstack([ten[:21], cue[21:]])
-    assert swapped_at(track_a, track_b) == 20
+    assert swapped_at(_seen_all("cue", track_a), _seen_all(10, track_b)) == 20
+
+
+def test_two_tracks_that_swapped_balls_one_out_of_sight_are_found_swapped() -> None:
+    # Fresh 54's 1384: the cue ball, lost along the cue as it met the 10, was not seen for
+    # 7 frames; its track took the 10 (rolling off slowly) 2 frames before the 10's track
+    # took the cue ball, by then 300 mm on. At no one frame did both jump.
+    cue = _rolling((230.0, 770.0), (1500.0, -1500.0), 40)
+    ten = _rolling((209.0, 682.0), (-200.0, -200.0), 40)
+    track_a = np.vstack([cue[:8], ten[8:]])
+    track_b = np.vstack([ten[:8], cue[8:]])
+    seen_a = np.ones(40, bool)
+    seen_a[1:8] = False  # lost along the cue
+    seen_b = np.ones(40, bool)
+    seen_b[6:10] = False  # hidden under the cue ball's track's ball as it was taken
+    track_a[1:8] = track_a[0]
+    track_b[6:10] = track_b[5]
+    a, b = _seen_all("cue", track_a), _seen_all(10, track_b)
+    a = Path(a.key, a.t, a.xy, seen_a, a.start)
+    b = Path(b.key, b.t, b.xy, seen_b, b.start)
+    assert swapped_at(a, b) in range(5, 8)
+    # Each sample carries its last sighting: at no single sample do both jump.
+    assert swapped_at(_seen_all("cue", track_a), _seen_all(10, track_b)) is None
 
 
 def test_two_balls_that_met_and_parted_each_on_its_own_track_were_not_swapped() -> None:
@@ -1703,8 +1725,14 @@ def test_two_balls_that_met_and_parted_each_on_its_own_track_were_not_swapped() 
     cue[20:] = cue[19]
     met = (cue[19, 0] + 2 * BALL_RADIUS_MM, 600.0)
     ball = np.vstack([np.full((20, 2), met), _rolling(met, (2000.0, 0.0), 20)])
-    assert swapped_at(cue, ball) is None
-    assert swapped_at(cue[:1], ball[:1]) is None
+    assert swapped_at(_seen_all("cue", cue), _seen_all(1, ball)) is None
+    assert swapped_at(_seen_all("cue", cue[:1]), _seen_all(1, ball[:1])) is None
+
+
+def _seen_all(key: int | str, xy: F64) -> Path:
+    """A path seen at every sample (60 fps)."""
+    times = np.arange(len(xy)) / 60.0
+    return Path(key, times, xy, np.ones(len(xy), bool), (float(xy[0, 0]), float(xy[0, 1])))
 
 
 def test_a_ball_out_of_sight_that_the_cue_balls_way_ran_into_unseen_was_hit_then() -> None:
