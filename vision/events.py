@@ -1348,21 +1348,33 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     if len(idx) < 2:
         return []
     pts, times = path.xy[idx], path.t[idx]
-    first = _straight_in_from(pts)
-    events = [
-        Event(t, "rail", (path.key,), rail=rail.value)
-        for t, rail in _met_on_way_in(pts[first:], times[first:], table, pocket)
-    ]
-    corner = _turn(pts, times, first)
-    if corner is not None:
-        # Its way turned in the mouth: the jaw it turned at (seen between frames, its
-        # corner cut) is the one whose touching line the turn is nearest.
-        at, t_at = corner
-        gaps = [(float(j.gaps(at[None])[0]), j) for j in table.jaws(pocket)]
-        gap, jaw = min(gaps, key=lambda pair: pair[0])
-        if gap <= JAW_TURN_SLACK_MM:
-            events.append(Event(t_at, "rail", (path.key,), rail=jaw.rail.value))
+    first = _late_turn(pts)
+    turned = (
+        None if first is None else _jaw_turned_at(table, pocket, _late_corner(pts, times, first))
+    )
+    if first is None or turned is None:
+        # (A late turn at no jaw is a last sighting pulled off its way: a ball partly hidden
+        # in the mouth.)
+        first = _straight_in_from(pts)
+        corner = _turn(pts, times, first)
+        turned = None if corner is None else _jaw_turned_at(table, pocket, corner)
+    # (A single sighting after a late turn is no way in.)
+    met = _met_on_way_in(pts[first:], times[first:], table, pocket) if first < len(pts) - 1 else []
+    if turned is not None:
+        met.append(turned)
+    events = [Event(t, "rail", (path.key,), rail=rail.value) for t, rail in met]
     return sorted(events, key=lambda e: e.t)
+
+
+def _jaw_turned_at(table: Table, pocket: str, corner: tuple[F64, F64]) -> tuple[float, Rail] | None:
+    """When and which jaw a way that turned in `pocket`'s mouth (where it may have turned:
+    points and their times) turned at: the one whose touching line the turn is nearest, if
+    within JAW_TURN_SLACK_MM (seen between frames, the turn's corner is cut)."""
+    at, t_at = corner
+    gap, jaw = min(((float(j.gaps(at).min()), j) for j in table.jaws(pocket)), key=lambda g: g[0])
+    if gap > JAW_TURN_SLACK_MM:
+        return None
+    return float(t_at[int(np.argmin(jaw.gaps(at)))]), jaw.rail
 
 
 def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tuple[float, Rail]]:
@@ -1398,9 +1410,10 @@ def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tupl
     return met[:1] if turned_in else met
 
 
-def _turn(pts: F64, times: F64, first: int) -> tuple[F64, float] | None:
+def _turn(pts: F64, times: F64, first: int) -> tuple[F64, F64] | None:
     """Where a ball's way turned into its last straight run from `first` on (the meeting
-    of its two runs' lines) and when, if it ran straight before that too."""
+    of its two runs' lines) and when, if it ran straight before that too (as one point and
+    its time, in arrays)."""
     if first < 2:
         return None
     before = _straight_in_from(pts[:first])
@@ -1417,7 +1430,55 @@ def _turn(pts: F64, times: F64, first: int) -> tuple[F64, float] | None:
         return None
     at = a + u * s
     share = s / max(s + float(np.linalg.norm(b - at)), 1e-9)
-    return at, float(times[first - 1] + share * (times[first] - times[first - 1]))
+    return at[None, :], np.array([times[first - 1] + share * (times[first] - times[first - 1])])
+
+
+def _late_turn(pts: F64) -> int | None:
+    """Where a ball's way left the line of a straight run within its last JAW_HEADING_MM
+    (its first point off that line for good), when its last point is a position's noise
+    off it or more: too short a run after the turn for its heading to be judged (held-out
+    030: the 1 met the head-right corner's head jaw and went down 14 mm on)."""
+    dist = np.linalg.norm(pts - pts[-1], axis=1)
+    based = np.nonzero(dist >= JAW_HEADING_MM)[0]
+    if not len(based):
+        return None
+    base = int(based[-1])
+    before = _straight_in_from(pts[: base + 1])
+    into = pts[base] - pts[before]
+    if np.linalg.norm(into) < JAW_HEADING_MM:
+        return None
+    heading = into / np.linalg.norm(into)
+    # (No straight run up to its last JAW_HEADING_MM: it turned before them.)
+    back = pts[before:base] - pts[base]
+    if (_off_the_line(back, heading) > _line_allowance(back)).any():
+        return None
+    after = pts[base + 1 :] - pts[base]
+    off_line = _off_the_line(after, heading)
+    leaving = off_line > _line_allowance(after)
+    if not leaving[-1] or off_line[-1] < POSITION_NOISE_MM:
+        return None
+    on_line = np.nonzero(~leaving)[0]
+    return base + 1 + (int(on_line[-1]) + 1 if len(on_line) else 0)
+
+
+def _late_corner(pts: F64, times: F64, late: int) -> tuple[F64, F64]:
+    """Where on its line a ball whose way turned late (at `late`: _late_turn) can have
+    turned (points every millimetre, and when): from its last point on the line on, as far
+    as its way there and on to its first point off it can be as long as it rolled at its
+    speed along the line between the two sightings."""
+    before = _straight_in_from(pts[:late])
+    a, b = pts[late - 1], pts[late]
+    into = a - pts[before]
+    heading = into / np.linalg.norm(into)
+    speed = float(np.linalg.norm(into)) / max(float(times[late - 1] - times[before]), 1e-6)
+    rolled = speed * float(times[late] - times[late - 1])
+    step = b - a
+    along = float(step @ heading)
+    # The corner c = a + heading * s, with s + |b - c| = rolled.
+    s = (rolled**2 - float(step @ step)) / (2 * (rolled - along)) if rolled > along else along
+    s = min(max(s, along, 0.0), rolled)
+    ends = np.array([a, a + heading * s])
+    return _densify(ends, np.array([times[late - 1], times[late]]), step_mm=1.0)
 
 
 def _straight_in_from(pts: F64) -> int:
@@ -1431,14 +1492,26 @@ def _straight_in_from(pts: F64) -> int:
     base = int(based[-1])
     heading = (pts[-1] - pts[base]) / dist[base]
     back = pts[:base] - pts[base]
-    off_line = np.abs(back[:, 0] * heading[1] - back[:, 1] * heading[0])
-    allowed = JAW_LINE_MM + np.linalg.norm(back, axis=1) * np.sin(np.radians(JAW_TURN_DEG))
+    off_line, allowed = _off_the_line(back, heading), _line_allowance(back)
     first = base
     for i in range(base - 1, -1, -1):
         if dist[i] > JAW_APPROACH_MM or off_line[i] > allowed[i]:
             break
         first = i
     return first
+
+
+def _off_the_line(offsets: F64, heading: F64) -> F64:
+    """How far points (offsets from a point of a line) lie off the line along `heading`."""
+    return np.asarray(np.abs(offsets[:, 0] * heading[1] - offsets[:, 1] * heading[0]))
+
+
+def _line_allowance(offsets: F64) -> F64:
+    """How far off a straight run's line its points (offsets from its point there) may
+    lie: JAW_LINE_MM, and JAW_TURN_DEG of their distance (a slow swerve)."""
+    return np.asarray(
+        JAW_LINE_MM + np.linalg.norm(offsets, axis=1) * np.sin(np.radians(JAW_TURN_DEG))
+    )
 
 
 def _densify(pts: F64, times: F64, step_mm: float) -> tuple[F64, F64]:

@@ -1312,6 +1312,29 @@ def test_a_ball_turned_by_a_jaw_between_frames_touched_it() -> None:
     assert [e.rail for e in jaw_contacts(path, TABLE, "HL", 0.0)] == ["head"]
 
 
+def test_a_ball_turned_by_a_jaw_just_short_of_the_hole_touched_it() -> None:
+    # Held-out 030: the 1 at 1 m/s into the head-right corner's head jaw, seen twice more
+    # as it went down off it (17 mm on): too short a run for its heading to be judged, but
+    # off the line it came in on, where that line meets the jaw.
+    hit = _touching("head", "HR", (-1.0, 0.1))
+    corners = [(hit[0] + 400.0, hit[1] - 40.0), (hit[0], hit[1]), (hit[0] + 2.0, hit[1] + 60.0)]
+    path = _legs(1, corners, 25.0, speed=1000.0)
+    after = path.xy[path.seen & (path.xy[:, 1] > hit[1])]
+    assert np.linalg.norm(after[-1] - after[0]) < 30.0
+    assert [e.rail for e in jaw_contacts(path, TABLE, "HR", 0.0)] == ["head"]
+
+
+def test_a_last_sighting_pulled_off_the_way_in_at_no_jaw_is_no_turn() -> None:
+    # Fresh 47's 1203 at 120 fps: the cue ball at 4.5 m/s into the head-right corner, its
+    # last sighting, half hidden in the mouth, 15 mm off its way in and 11 mm off touching
+    # the head jaw. No jaw turned it there: carried on, its way meets the head jaw.
+    times = 9.6333 + np.arange(7) / 120.0
+    cue = _sightings("cue", times, {0: (129.2, 1016.8), 1: (109.9, 1049.9),
+                                    2: (90.6, 1083.0), 3: (71.3, 1116.1),
+                                    4: (53.6, 1149.3), 5: (20.7, 1164.3)})  # fmt: skip
+    assert [e.rail for e in jaw_contacts(cue, TABLE, "HR", 9.6)] == ["head"]
+
+
 def test_a_ball_turned_by_one_jaw_that_misses_the_hole_meets_the_other() -> None:
     # Off the left rail's jaw at the foot-left corner and on, past the hole's edge, into
     # the foot rail's jaw: both jaws touched, in that order.
