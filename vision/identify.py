@@ -307,13 +307,17 @@ def _hue_off(
 ) -> float:
     """How far (radians) a look's hue (`chroma`) is from `ball`'s: from its palette hue, or,
     when the look `clipped` some of red, green and blue, from the hue the ball shows
-    over-exposed so that it clips just those (if it can, in the light on it, `lit` as
-    Look.lit), at whichever exposure fits best."""
-    flags = [share >= CLIPPED_CHANNEL_SHARE for share in clipped]
-    if any(flags):
+    over-exposed so that it clips those it mostly clipped and no others than it partly
+    clipped (if it can, in the light on it, `lit` as Look.lit), at whichever exposure fits
+    best, or not over-exposed at all where it only partly clipped (a shaded ball clips on
+    its lit side first: fresh 54's 1375, an orange 5 under a hot spot a quarter clipped in
+    red, as yellow as the 9)."""
+    flags = np.array([share >= CLIPPED_CHANNEL_SHARE for share in clipped])
+    partly = np.array([share > 0.0 for share in clipped])
+    if partly.any():
         clips, hues = _OVER_EXPOSED[ball]
         most = max(lit, 1.0) ** DISPLAY_GAMMA
-        fits = (clips == flags).all(axis=1) & (most >= _EXPOSURES)
+        fits = (clips >= flags).all(axis=1) & (clips <= partly).all(axis=1) & (most >= _EXPOSURES)
         if fits.any():
             seen = math.atan2(chroma[1], chroma[0])
             return float(np.abs((hues[fits] - seen + math.pi) % (2 * math.pi) - math.pi).min())

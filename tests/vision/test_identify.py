@@ -145,6 +145,21 @@ def test_the_1_and_a_5_clipped_under_a_hot_spot_as_measured() -> None:
     assert identify([three, five], [3, 5]) == {0: 3, 1: 5}
 
 
+def test_a_5_partly_clipped_under_a_hot_spot_and_a_9_in_a_dim_corner_as_measured() -> None:
+    # Fresh 54's 1375, its first frame: the 5 under a hot spot (the cloth there 1.7 times the
+    # table's median; a quarter of its coloured pixels clipped in red), as yellow as the 9 at
+    # the dim far end, which rests with its band up (6 % white). A ball partly clipped shows
+    # a hue between its own and its hue over-exposed so that it clips just those channels.
+    nine = Look(white=0.06, dark=0.0, colour=0.94, chroma=(-0.76, 0.33), weight=17.0,
+                lit=0.47)  # fmt: skip
+    five = Look(white=0.12, dark=0.0, colour=0.88, chroma=(-0.47, 0.31), weight=17.0,
+                clipped=(0.27, 0.0, 0.0), lit=1.68)  # fmt: skip
+    assert identify([nine, five], [5, 9]) == {0: 9, 1: 5}
+    # In the table's light, not over-exposed, it would be taken for the 9 it is as yellow as.
+    dim = dataclasses.replace(five, lit=1.0)
+    assert identify([nine, dim], [5, 9]) == {0: 5, 1: 9}
+
+
 def test_a_clipped_cue_ball_is_white_under_a_hot_spot_however_bright_the_cloth() -> None:
     image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
     image[:] = (20, 40, 60)
