@@ -1371,10 +1371,10 @@ def _jaw_turned_at(table: Table, pocket: str, corner: tuple[F64, F64]) -> tuple[
     points and their times) turned at: the one whose touching line the turn is nearest, if
     within JAW_TURN_SLACK_MM (seen between frames, the turn's corner is cut)."""
     at, t_at = corner
-    gap, jaw = min(((float(j.gaps(at).min()), j) for j in table.jaws(pocket)), key=lambda g: g[0])
-    if gap > JAW_TURN_SLACK_MM:
+    gaps, jaw = min(((j.gaps(at), j) for j in table.jaws(pocket)), key=lambda g: float(g[0].min()))
+    if float(gaps.min()) > JAW_TURN_SLACK_MM:
         return None
-    return float(t_at[int(np.argmin(jaw.gaps(at)))]), jaw.rail
+    return float(t_at[int(np.argmin(gaps))]), jaw.rail
 
 
 def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tuple[float, Rail]]:
