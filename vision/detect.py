@@ -185,9 +185,11 @@ def detect(
         else:
             if known == 1 and (inside[0].vx or inside[0].vy) and _blurs(inside[0], radius_half):
                 blob.min_cover = BLURRED_DISC_COVER
-            streaking = [
-                m for m in moving if m.streaks and _is_streak_of(blob, m, radius_half, origin)
-            ]
+            streaking = (
+                [m for m in moving if m.streaks and _is_streak_of(blob, m, radius_half, origin)]
+                if _streak_shaped(blob, radius_half)
+                else []
+            )
             if streaking:
                 blob.count, blob.balls, blob.streak = 1, True, True
                 blurred = [m for m in streaking if _blurs(m, radius_half)]
@@ -243,8 +245,9 @@ def detect(
         kept = [c for c, ok in zip(centres, thick, strict=True) if ok]
         whole = 0.0 if blob.streak else _whole_pixel_score(colour, blob)
         for cx, cy in kept:
-            disc = _full_res(ox + x + cx, oy + y + cy, len(kept), cover, blob.streak)
-            discs.append(replace(disc, score=whole))
+            discs.append(
+                _full_res(ox + x + cx, oy + y + cy, len(kept), cover, blob.streak, score=whole)
+            )
     if dark_balls:
         black = _dark_discs(dark, mask, discs, radius_half, origin, dark_balls)
         discs.extend(black)
@@ -320,10 +323,16 @@ def _whole_pixel_score(score: F32, blob: _Blob) -> float:
 
 
 def _full_res(
-    hx: float, hy: float, cluster: int, cover: float, streak: bool = False, dark: bool = False
+    hx: float,
+    hy: float,
+    cluster: int,
+    cover: float,
+    streak: bool = False,
+    dark: bool = False,
+    score: float = 0.0,
 ) -> Disc:
     # Half-resolution pixel centres sit at (i + 0.5) * 2 - 0.5 in full resolution.
-    return Disc(2 * hx + 0.5, 2 * hy + 0.5, cluster, cover, streak, dark)
+    return Disc(2 * hx + 0.5, 2 * hy + 0.5, cluster, cover, streak, dark, score)
 
 
 @dataclass(frozen=True)
@@ -348,8 +357,17 @@ def _blurs(motion: Motion, radius: float) -> bool:
     return speed == 0 or speed * LONGEST_EXPOSURE_S >= STREAK_MIN_BLUR_RADII * radius
 
 
+def _streak_shaped(blob: _Blob, radius: float) -> bool:
+    """Whether a blob is shaped as a ball blurred along its path: one ball wide, longer.
+    (Judged once a blob: every ball in motion asks _is_streak_of of it.)"""
+    _, (w, h), _ = blob.rect
+    short, long_ = min(w, h), max(w, h)
+    return 1.0 * radius <= short <= 2.8 * radius and long_ >= 1.3 * short
+
+
 def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int, int]) -> bool:
-    """A ball blurred along its path: one ball wide, longer along its velocity.
+    """Whether a blob shaped as a streak (_streak_shaped) is `motion`'s ball blurred along its
+    path: longer along its velocity.
 
     A ball just struck has no velocity yet: its streak is one that starts where it rested.
     """
@@ -357,8 +375,6 @@ def _is_streak_of(blob: _Blob, motion: Motion, radius: float, origin: tuple[int,
     point = (motion.x - ox, motion.y - oy)
     (cx, cy), (w, h), angle = blob.rect
     short, long_ = min(w, h), max(w, h)
-    if not (1.0 * radius <= short <= 2.8 * radius) or long_ < 1.3 * short:
-        return False
     axis = math.radians(angle if w >= h else angle + 90)
     ux, uy = math.cos(axis), math.sin(axis)
     speed = math.hypot(motion.vx, motion.vy)

@@ -250,13 +250,20 @@ class Track:
     # Found at the last rest: the reference frame shows it on its spot.
     in_reference: bool = True
     disc: Disc | None = None  # what it was last found as (None: not found in the last frame)
+    # `speed` of the velocity array it was worked out for (asked many times a frame; the
+    # array is replaced, never changed in place, when the ball's velocity changes).
+    _speed_of: NDArray[np.float64] | None = field(default=None, init=False, repr=False)
+    _speed: float = field(default=0.0, init=False, repr=False)
 
     def predicted(self, t: float) -> NDArray[np.float64]:
         return self.xy + self.velocity * (t - self.t)
 
     @property
     def speed(self) -> float:
-        return math.hypot(float(self.velocity[0]), float(self.velocity[1]))
+        if self._speed_of is not self.velocity:
+            self._speed_of = self.velocity
+            self._speed = math.hypot(float(self.velocity[0]), float(self.velocity[1]))
+        return self._speed
 
     @property
     def pace_in(self) -> float:
@@ -373,7 +380,7 @@ class Tracker:
             self._reveal_unchanged(t, None)
             for track in self.tracks.values():
                 if track.missing_since is None:
-                    track.velocity[:] = 0.0
+                    track.velocity = np.zeros(2)
                     track.t = t
             return self._observe(t, (), changed=False, moving=False)
         motion = None if previous is None else self._changes(y_half, planes, previous)
