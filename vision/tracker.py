@@ -328,6 +328,8 @@ class Tracker:
         self._next_id = 0
         self._change_level: float | None = None
         self._rest_mask: U8 | None = None
+        # The cloth's half-resolution pixels beside what is not cloth (worked out once).
+        self._cloth_edge: NDArray[np.bool_] | None = None
         table = calibration.table
         # Each pocket's middle and how far from it its mouth reaches (plain numbers: every
         # ball asks, many times a frame).
@@ -2355,9 +2357,14 @@ class Tracker:
         spot = self._pixel(track.rest_xy)
         within = (1.0 if track.missing_since is not None else AIMED_REACH_RADII) * self.radius_px
         over = [o.outline for o in occluders if o.distance(*map(float, spot)) > -within]
-        # (A shorter blob may be the ball itself, struck, merged with the tip behind it.)
+        # (A shorter blob may be the ball itself, struck, merged with the tip behind it; not
+        # one the cloth's edge cuts: the cue goes on over the cushion, where nothing is seen
+        # to change (fresh 56's 1446: the cue ball 28 mm off a cushion, the cue over it from
+        # beyond, 60 mm of it on the cloth; its tip, following through, taken for the ball).)
         reach = max((float(np.hypot(*(o - spot).reshape(-1, 2).T).max()) for o in over), default=0)
-        if reach < OCCLUDER_REACH_RADII * self.radius_px:
+        if reach < OCCLUDER_REACH_RADII * self.radius_px and not any(
+            self._off_the_cloth(o) for o in over
+        ):
             return
         # (Its area, not its outline: a straight side's outline is two points.)
         near, far = (radii * self.radius_px for radii in CUE_SIDE_RADII)
@@ -2813,6 +2820,18 @@ class Tracker:
                 cv2.fillPoly(mask, [np.round(outline).astype(np.int32)], (0,))
             self._rest_mask = mask
         return self._rest_mask
+
+    def _off_the_cloth(self, outline: NDArray[np.float32]) -> bool:
+        """Whether an occluder's outline (full-resolution) runs along the cloth's edge: it
+        goes on beyond, over the cushions (or a pocket), where no change is looked for."""
+        assert self.cloth is not None
+        if self._cloth_edge is None:
+            off = np.asarray(self.cloth.table_mask == 0, np.uint8)
+            self._cloth_edge = np.asarray((cv2.dilate(off, self._kernel) > 0) & (off == 0))
+        height, width = self._cloth_edge.shape
+        points = np.round(_half_res(outline.reshape(-1, 2).astype(np.float64))).astype(int)
+        cols, rows = np.clip(points[:, 0], 0, width - 1), np.clip(points[:, 1], 0, height - 1)
+        return bool(self._cloth_edge[rows, cols].any())
 
     def _where_balls_show(self, occluders: tuple[Occluder, ...]) -> U8:
         """Where a ball can lie in sight: not in a throat, nor under or against an arm or a
