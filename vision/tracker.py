@@ -2619,7 +2619,10 @@ class Tracker:
         did. So did a ball at rest clear of the others lost as it was hit, never seen going,
         whose way from its hitter, at its hitter's pace, takes it into a mouth (fresh 36's
         949: the faint 7, struck from 129 mm off a side pocket into it at 4 m/s, took a faint
-        spot 1.1 m back across the table, and left it)."""
+        spot 1.1 m back across the table, and left it). (As it was hit: out of sight within
+        JUST_HIT_S of the hitter reaching it, seen on its spot in the frame it was hit in:
+        fresh 56's 1441, the 1 at rest in a corner's jaws, hit in, then lost; it took a
+        speck 600 mm away and was given the two cushions its way met.)"""
         if track.missing_since is None:
             return None
         if track.moving:
@@ -2631,7 +2634,7 @@ class Tracker:
             track.reached_at is None
             or track.reached_from is None
             or track.reached_speed <= 0.0
-            or track.missing_since > track.reached_at
+            or track.missing_since > track.reached_at + JUST_HIT_S
             or self._rested_against_others(track)
         ):
             return None

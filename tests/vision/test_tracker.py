@@ -282,6 +282,32 @@ def test_a_ball_hit_into_a_corner_s_mouth_does_not_take_its_hitter_back_off_the_
     assert nine.missing_since is not None
 
 
+def test_a_ball_at_rest_in_a_corner_s_jaws_hit_in_and_lost_does_not_come_out_far_off() -> None:
+    # Fresh 56's 1441: the 1 at rest in a corner's jaws, hit into the pocket by the cue ball;
+    # seen on its spot in the frame it was hit in, lost the next (down). Lost as it was hit,
+    # its way from its hitter takes it into the mouth: it dropped or comes back out there.
+    # It took a speck 600 mm away 0.15 s later, and was given the two cushions its way there
+    # met. Here a yellow ball comes into sight 430 mm off: within its hitter's pace, not on
+    # its way.
+    yellow = (20, 190, 230)
+    tracker = Tracker(CALIBRATION, ("cue", 1, 3))
+    for i in range(3):
+        tracker.update(
+            i / 60,
+            frame({(600.0, 300.0): WHITE, (52.0, 34.0): yellow, (1500.0, 640.0): RED}),
+        )
+    one = min(tracker.tracks.values(), key=lambda tr: float(np.hypot(*(tr.xy - (52.0, 34.0)))))
+    cue = min(tracker.tracks.values(), key=lambda tr: float(np.hypot(*(tr.xy - (600.0, 300.0)))))
+    one.key, cue.key = 1, "cue"
+    t = 3 / 60
+    one.reached_at, one.reached_from, one.reached_speed = t - 1 / 60, np.array([84.0, 83.0]), 3000.0
+    one.missing_since = t
+    cue.xy, cue.velocity, cue.t = np.array([84.0, 83.0]), np.array([1500.0, 800.0]), t
+    t += 8 / 60
+    tracker.update(t, frame({(230.0, 180.0): WHITE, (400.0, 300.0): yellow, (1500.0, 640.0): RED}))
+    assert one.missing_since is not None
+
+
 def test_a_ball_rattling_in_the_jaws_for_most_of_a_second_comes_back_out() -> None:
     # Fresh 22's 584: the 5 went into the foot-left corner at 1.8 m/s, rattled between the
     # jaws out of sight, and came back onto the cloth 0.55 s after it was last seen; held
