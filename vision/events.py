@@ -81,6 +81,11 @@ APEX_REACH_PER_TRAVEL = 0.1
 # of the hit's line measured wrong still take it into the cushion), reaches it.
 STRUCK_INTO_REACH_MM = 2 * BALL_RADIUS_MM
 STRUCK_INTO = 0.25
+# ...and back off it, went in no faster than this many times the pace it goes on at (a
+# cushion takes pace off, and the cloth some more by the time its pace after is measured,
+# over PACE_SPAN_S).
+PACE_LOST_AT_CUSHION = 2.0
+PACE_SPAN_S = 0.05
 # A ball that hit another came this near its spot, on the line between two of its sightings
 # (touching is two radii; each sighting is off by the position noise, and the line cuts the
 # corner of a bounce off it).
@@ -1151,6 +1156,18 @@ def _struck_into_unseen(
         # (Seen past the touching line going in, it was at the cushion then: fresh 26's 683,
         # the 1 seen 1 mm past it, timed before the hit that sent it there.)
         gap_in = max(gap_in, 0.0)
+        # In along its drive and back out by then, it went at least as fast as that way asks
+        # (fresh 55's 1416: the 5, 8 mm off the left cushion, hit thin by the cue ball come
+        # back off that cushion, went along it at 0.3 m/s, first seen 1 mm farther from it
+        # 16 ms after: the cue ball's place before its bounce drove it in on paper).
+        t_out = float(path.t[later[first]])
+        way = gap_in / into + float(gaps[first, r])
+        pace = _pace_after(path, later[first:])
+        if (
+            pace is not None
+            and way > PACE_LOST_AT_CUSHION * pace * (t_out - t_in) + POSITION_NOISE_MM
+        ):
+            continue
         share = gap_in / into / (gap_in / into + float(gaps[first, r]))
         out.append(
             _cushion_event(
@@ -1158,6 +1175,17 @@ def _struck_into_unseen(
             )
         )
     return out
+
+
+def _pace_after(path: Path, seen: list[int]) -> float | None:
+    """A ball's pace from its first sighting of `seen` to the first PACE_SPAN_S or more
+    after it (None: none is)."""
+    start = float(path.t[seen[0]])
+    later = next((i for i in seen[1:] if float(path.t[i]) - start >= PACE_SPAN_S), None)
+    if later is None:
+        return None
+    moved = float(np.hypot(*(path.xy[later] - path.xy[seen[0]])))
+    return moved / (float(path.t[later]) - start)
 
 
 def _driven_in_and_back_unseen(
