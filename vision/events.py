@@ -1373,6 +1373,12 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     and so was a jaw the way turned at on its way into that run.
     """
     idx = [i for i in range(len(path.t)) if path.seen[i] and path.t[i] >= t_from - 1e-9]
+    if len(idx) == 1:
+        # A ball hit from rest and seen once on its way went there straight from its spot
+        # (fresh 56's 1442: the 7, hit at 3.4 m/s into a corner from 190 mm off it).
+        before = [i for i in range(idx[0]) if path.seen[i]]
+        if before and float(np.hypot(*(path.xy[before[-1]] - path.start))) <= MOVED_MM:
+            idx = [before[-1], *idx]
     if len(idx) < 2:
         return []
     pts, times = path.xy[idx], path.t[idx]

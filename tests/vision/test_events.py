@@ -1214,6 +1214,17 @@ def _into(aim: tuple[float, float], lost_mm: float) -> Path:
     return Path(3, times, path.xy, seen, path.start)
 
 
+def test_a_ball_hit_from_rest_and_seen_once_on_its_way_in_met_the_jaw_its_way_meets() -> None:
+    # Fresh 56's 1442: the 7, at rest 190 mm off the head-left corner, hit at 3.4 m/s into
+    # it; seen once on its way, 62 mm from the hole, then down. Its way is from its spot
+    # through that sighting: carried on, it meets the head jaw 40 mm on.
+    times = 26.9833 + np.arange(13) / FPS
+    xy = np.array([[172.1, 113.3]] * 6 + [[49.7, 66.4]] * 7)
+    seen = np.array([True] * 4 + [False, False, True] + [False] * 6)
+    seven = Path(7, times, xy, seen, (172.1, 113.3))
+    assert [e.rail for e in jaw_contacts(seven, TABLE, "HL", 27.0473)] == ["head"]
+
+
 def test_a_ball_dropping_clean_into_a_corner_touched_no_jaw() -> None:
     fr = TABLE.pockets["FR"]
     assert jaw_contacts(_into(fr, 120.0), TABLE, "FR", 0.0) == []
