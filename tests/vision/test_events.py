@@ -929,6 +929,20 @@ def test_a_ball_hit_thin_along_its_cushion_going_slowly_did_not_go_in_and_out_un
     assert [e.rail for e in cushion_contacts(fast, TABLE, 27.9152, struck_from=hitter)] == ["left"]
 
 
+def test_a_ball_struck_into_its_cushion_seen_on_in_the_frame_of_the_hit_met_it() -> None:
+    # Held-out 010 under the soft-focus look: the 2 rests 3.4 mm off the right cushion, is
+    # struck into it at 2.6 m/s and seen 6 mm on 0.2 ms after the hit is placed: a
+    # frame's time is the middle of its exposure, and the hit's a guess to a fraction of one.
+    times = 23.0 + np.arange(9) / FPS
+    x = [587, 587, 587, 581, 540, 494, 453, 413, 375]
+    y = [1238, 1238, 1238, 1237, 1224, 1204, 1187, 1162, 1138]
+    two = Path(
+        2, times, np.stack([x, y], axis=1).astype(np.float64), np.ones(9, bool), (587.0, 1238.0)
+    )
+    hitter = (638.9, 1210.6)
+    assert [e.rail for e in cushion_contacts(two, TABLE, 23.0498, struck_from=hitter)] == ["right"]
+
+
 def test_the_cue_ball_out_of_sight_as_it_hits_drives_the_ball_no_known_way() -> None:
     # Fresh 50's 1284: the cue ball, under the cue for a second from its strike, comes off
     # the foot cushion into the 1 resting 36 mm off it, and the 1 goes away from the
