@@ -29,7 +29,7 @@ from vision.cloth import Planes
 from vision.detect import Detections, Disc, detect
 from vision.fusion import POCKET_RATTLE_S
 from vision.geometry import BALL_RADIUS_MM
-from vision.identify import Look, identify
+from vision.identify import BallKey, Look, identify
 from vision.tracker import Track, Tracker
 
 
@@ -255,23 +255,35 @@ def test_a_ball_that_stands_out_of_the_cloth_is_not_taken_at_a_faint_spot() -> N
     assert cue.missing_since is not None, f"the cue ball taken at {cue.xy}"
 
 
+def at_rest_named(
+    on_table: tuple[BallKey, ...], balls: drawn.Balls, names: dict[tuple[float, float], BallKey]
+) -> tuple[Tracker, list[Track]]:
+    """A tracker shown `balls` at rest for three frames (60 fps), and the tracks resting
+    nearest each of `names`' points, named so (look-alikes are named by where they rest)."""
+    tracker = Tracker(CALIBRATION, on_table)
+    for i in range(3):
+        tracker.update(i / 60, frame(balls))
+    named = []
+    for point, key in names.items():
+        gaps = {tr: float(np.hypot(*(tr.xy - point))) for tr in tracker.tracks.values()}
+        track = min(gaps, key=gaps.__getitem__)
+        track.key = key
+        named.append(track)
+    return tracker, named
+
+
 def test_a_ball_hit_into_a_corner_s_mouth_does_not_take_its_hitter_back_off_the_cushion() -> None:
     # Fresh 30's 796: the cue ball hit the 6 into the foot-left corner (lost in its mouth
     # the next frame) and went on into the cushion beside it; back off it, 27 mm from where
     # it was last seen, it was taken by the 6's track, 118 mm off: a ball just hit may be a
     # long way from where it was seen (its way not yet measured), but not one lost in a
     # pocket's mouth, which comes back out where it went in. Here the 9, nearly as white.
-    tracker = Tracker(CALIBRATION, ("cue", 9, 3))
     nearly_white = (222, 228, 232)
-    for i in range(3):
-        tracker.update(
-            i / 60,
-            frame({(600.0, 300.0): WHITE, (120.0, 100.0): nearly_white, (1500.0, 640.0): RED}),
-        )
-    # (Named by where they rest: the two look alike.)
-    nine = min(tracker.tracks.values(), key=lambda tr: float(np.hypot(*(tr.xy - (120.0, 100.0)))))
-    cue = min(tracker.tracks.values(), key=lambda tr: float(np.hypot(*(tr.xy - (600.0, 300.0)))))
-    nine.key, cue.key = 9, "cue"
+    tracker, (nine, cue) = at_rest_named(
+        ("cue", 9, 3),
+        {(600.0, 300.0): WHITE, (120.0, 100.0): nearly_white, (1500.0, 640.0): RED},
+        {(120.0, 100.0): 9, (600.0, 300.0): "cue"},
+    )
     t = 3 / 60
     nine.xy, nine.velocity = np.array([85.0, 65.0]), np.array([-2100.0, -2100.0])
     nine.t, nine.missing_since = t - 1 / 60, t
@@ -290,15 +302,11 @@ def test_a_ball_at_rest_in_a_corner_s_jaws_hit_in_and_lost_does_not_come_out_far
     # met. Here a yellow ball comes into sight 430 mm off: within its hitter's pace, not on
     # its way.
     yellow = (20, 190, 230)
-    tracker = Tracker(CALIBRATION, ("cue", 1, 3))
-    for i in range(3):
-        tracker.update(
-            i / 60,
-            frame({(600.0, 300.0): WHITE, (52.0, 34.0): yellow, (1500.0, 640.0): RED}),
-        )
-    one = min(tracker.tracks.values(), key=lambda tr: float(np.hypot(*(tr.xy - (52.0, 34.0)))))
-    cue = min(tracker.tracks.values(), key=lambda tr: float(np.hypot(*(tr.xy - (600.0, 300.0)))))
-    one.key, cue.key = 1, "cue"
+    tracker, (one, cue) = at_rest_named(
+        ("cue", 1, 3),
+        {(600.0, 300.0): WHITE, (52.0, 34.0): yellow, (1500.0, 640.0): RED},
+        {(52.0, 34.0): 1, (600.0, 300.0): "cue"},
+    )
     t = 3 / 60
     one.reached_at, one.reached_from, one.reached_speed = t - 1 / 60, np.array([84.0, 83.0]), 3000.0
     one.missing_since = t
