@@ -896,9 +896,9 @@ def test_a_ball_is_struck_from_where_its_hitter_s_way_in_reaches_it() -> None:
     x, y = struck_at(cue, t_hit, one.start) or (math.nan, math.nan)
     assert math.hypot(x - 1954.8, y - 1193.4) < 1.0
     assert cushion_contacts(one, TABLE, t_hit, struck_from=(x, y), others=[cue]) == []
-    # (From the line between its sightings the 1 was driven into the cushion; going on at 2
-    # m/s, it cannot have gone 49 mm in and 52 back out, at the most twice as fast, in the
-    # 26 ms to its first sighting.)
+    # (From the line between its sightings the 1 was driven into the cushion, 49 mm off;
+    # going on at 2 m/s, it cannot have gone in along that drive and 52 mm back out, at
+    # twice that pace at most, in the 26 ms (and half a frame) to its first sighting.)
     from_the_line = cue.at(t_hit)
     assert cushion_contacts(one, TABLE, t_hit, struck_from=from_the_line) == []
 
