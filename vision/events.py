@@ -1164,14 +1164,15 @@ def _struck_into_unseen(
         # half a frame more; held-out 010 under the soft-focus look, the 2 seen 6 mm on in
         # the frame of the hit, at 2.6 m/s.)
         t_out = float(path.t[later[first]]) + 0.5 * path.frame_interval()
-        way = gap_in / into + float(gaps[first, r])
+        way_in = gap_in / into
+        way = way_in + float(gaps[first, r])
         pace = _pace_after(path, later[first:])
         if (
             pace is not None
             and way > PACE_LOST_AT_CUSHION * pace * (t_out - t_in) + POSITION_NOISE_MM
         ):
             continue
-        share = gap_in / into / (gap_in / into + float(gaps[first, r]))
+        share = way_in / way
         out.append(
             _cushion_event(
                 path.key, rail, t_in + share * float(path.t[later[first]] - t_in), frozen_until
@@ -1379,9 +1380,9 @@ def jaw_contacts(path: Path, table: Table, pocket: str, t_from: float) -> list[E
     if len(idx) == 1:
         # A ball hit from rest and seen once on its way went there straight from its spot
         # (fresh 56's 1442: the 7, hit at 3.4 m/s into a corner from 190 mm off it).
-        before = [i for i in range(idx[0]) if path.seen[i]]
-        if before and float(np.hypot(*(path.xy[before[-1]] - path.start))) <= MOVED_MM:
-            idx = [before[-1], *idx]
+        before = path.seen_before(idx[0])
+        if before >= 0 and float(np.hypot(*(path.xy[before] - path.start))) <= MOVED_MM:
+            idx = [before, *idx]
     if len(idx) < 2:
         return []
     pts, times = path.xy[idx], path.t[idx]
