@@ -104,6 +104,13 @@ class ClothModel:
         height, width = self.table_mask.shape
         return np.s_[max(y - 2, 0) : min(y + h + 2, height), max(x - 2, 0) : min(x + w + 2, width)]
 
+    @functools.cached_property
+    def edge(self) -> NDArray[np.bool_]:
+        """The playing surface's half-resolution pixels beside what is not the surface (the
+        cushions, the pockets): a change that reaches them may go on beyond, unseen."""
+        off = np.asarray(self.table_mask == 0, np.uint8)
+        return np.asarray((cv2.dilate(off, np.ones((3, 3), np.uint8)) > 0) & (off == 0))
+
     @classmethod
     def estimate(cls, planes: Planes, calibration: Calibration) -> ClothModel:
         """The cloth seen in this frame, whatever is on it.

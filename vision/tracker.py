@@ -328,8 +328,6 @@ class Tracker:
         self._next_id = 0
         self._change_level: float | None = None
         self._rest_mask: U8 | None = None
-        # The cloth's half-resolution pixels beside what is not cloth (worked out once).
-        self._cloth_edge: NDArray[np.bool_] | None = None
         table = calibration.table
         # Each pocket's middle and how far from it its mouth reaches (plain numbers: every
         # ball asks, many times a frame).
@@ -2828,13 +2826,11 @@ class Tracker:
         """Whether an occluder's outline (full-resolution) runs along the cloth's edge: it
         goes on beyond, over the cushions (or a pocket), where no change is looked for."""
         assert self.cloth is not None
-        if self._cloth_edge is None:
-            off = np.asarray(self.cloth.table_mask == 0, np.uint8)
-            self._cloth_edge = np.asarray((cv2.dilate(off, self._kernel) > 0) & (off == 0))
-        height, width = self._cloth_edge.shape
+        edge = self.cloth.edge
+        height, width = edge.shape
         points = np.round(_half_res(outline.reshape(-1, 2).astype(np.float64))).astype(int)
         cols, rows = np.clip(points[:, 0], 0, width - 1), np.clip(points[:, 1], 0, height - 1)
-        return bool(self._cloth_edge[rows, cols].any())
+        return bool(edge[rows, cols].any())
 
     def _where_balls_show(self, occluders: tuple[Occluder, ...]) -> U8:
         """Where a ball can lie in sight: not in a throat, nor under or against an arm or a
