@@ -938,7 +938,7 @@ class Tracker:
         )
         for tid in candidates:
             track = self.tracks[tid]
-            if self._left_unseen(track, mask, looks_from):
+            if self._left_unseen(track, t, mask, looks_from):
                 track.reached_at, track.reached_from, track.reached_speed = t, None, 0.0
         # What a struck cue ball's track followed off its spot, if it was the cue.
         followed = {tid: self._followed_the_cue(self.tracks[tid], found, t) for tid in candidates}
@@ -2014,7 +2014,9 @@ class Tracker:
         disc = xs * xs + ys * ys <= radius * radius
         return float(np.mean(diff[disc] > self._change_threshold)) >= LEFT_DISC_SHARE
 
-    def _left_unseen(self, track: Track, mask: U8, planes: tuple[Planes, U8] | None) -> bool:
+    def _left_unseen(
+        self, track: Track, t: float, mask: U8, planes: tuple[Planes, U8] | None
+    ) -> bool:
         """Whether an object ball lost at rest left its spot: where it showed the ball it now
         shows bare cloth, nothing over it. A ball out of sight hit it away (fresh 19's 513:
         the 6 rolling fast past a side pocket, too faint to be seen, hit the 1); a ball under
@@ -2025,10 +2027,23 @@ class Tracker:
             or track.reached_at is not None
             or track.cloth_coloured
             or not self._in_mask(track.xy, mask, STILL_CORE_RADII)
+            or not self._a_hitter_may_have_come(track, t)
         ):
             return False
         share = self._spot_share(track, planes)
         return share is not None and share < BARE_SPOT
+
+    def _a_hitter_may_have_come(self, track: Track, t: float) -> bool:
+        """Whether a ball may have hit `track`'s out of sight (or it was going itself): one
+        in motion or in play, seen or lost, or the cue ball out of sight with the cue at it,
+        within reach (a hand laid all over it strikes nothing). Else a spot gone bare is
+        under something the cloth's colour (fresh 57's 1453: between shots a sleeve the
+        cloth's blue swept over the 2, then the 4, the cue ball under the player's hand
+        across the table; each, held hit, took what it was found as next, and a shot was
+        found 2 s early)."""
+        return any(
+            other.moving or self._in_play(other) for other in self.tracks.values()
+        ) or self._in_reach_of_the_unseen_cue_ball(track, t)
 
     def _seen_coming(self, found: NDArray[np.float64], track: Track) -> NDArray[np.bool_]:
         """Which detections continue one of the changed frame before that was not on the
@@ -2417,9 +2432,10 @@ class Tracker:
     def _in_reach_of_the_unseen_cue_ball(
         self, track: Track, t: float, within_s: float = math.inf, slack_mm: float = 0.0
     ) -> bool:
-        """Out of sight the cue ball may have been struck, as fast as any ball goes (until it
-        is seen again, and where it went with it); `within_s` of going out of sight, and
-        `slack_mm` allowed for where the two were seen. Not out of sight down a pocket: it
+        """Out of sight with the cue at it (not under a hand laid all over it) the cue ball
+        may have been struck, as fast as any ball goes (until it is seen again, and where it
+        went with it); `within_s` of going out of sight, and `slack_mm` allowed for where the
+        two were seen. Not out of sight down a pocket: it
         strikes nothing until it is put back on the table (fresh 33's 865: after a scratch
         the 8, at rest across the table, took a speck of a cue's shadow 316 mm away, and
         started a shot)."""
@@ -2427,6 +2443,7 @@ class Tracker:
             other is not track
             and other.key == "cue"
             and other.missing_since is not None
+            and other.cue_from_t >= other.missing_since - STRUCK_AHEAD_S
             and t - other.missing_since <= within_s
             and np.hypot(*(other.xy - track.xy))
             <= 2 * BALL_RADIUS_MM + slack_mm + MAX_SPEED_MM_S * (t - other.missing_since)
