@@ -2435,10 +2435,12 @@ class Tracker:
         """Out of sight with the cue at it (not under a hand laid all over it) the cue ball
         may have been struck, as fast as any ball goes (until it is seen again, and where it
         went with it); `within_s` of going out of sight, and `slack_mm` allowed for where the
-        two were seen. Not out of sight down a pocket: it
-        strikes nothing until it is put back on the table (fresh 33's 865: after a scratch
-        the 8, at rest across the table, took a speck of a cue's shadow 316 mm away, and
-        started a shot)."""
+        two were seen. Not out of sight down a pocket: it strikes nothing until it is put
+        back on the table (fresh 33's 865: after a scratch the 8, at rest across the table,
+        took a speck of a cue's shadow 316 mm away, and started a shot). Nor, just struck,
+        a ball behind it: it went away from the cue (fresh 58's 1494: the 8 5 mm from the
+        cue ball, beside the cue, seen 7 mm off its spot past the cue in the frame the cue
+        ball went out of sight going the other way, was held hit by it)."""
         return any(
             other is not track
             and other.key == "cue"
@@ -2448,6 +2450,7 @@ class Tracker:
             and np.hypot(*(other.xy - track.xy))
             <= 2 * BALL_RADIUS_MM + slack_mm + MAX_SPEED_MM_S * (t - other.missing_since)
             and not self._down_a_pocket(other)
+            and not (t - other.missing_since <= JUST_HIT_S and _behind_the_cue_ball(other, track))
             for other in self.tracks.values()
         )
 
@@ -2502,7 +2505,10 @@ class Tracker:
     def _on_path_of(self, other: Track, track: Track, t: float) -> bool:
         """Whether a ball in motion may have hit `track`'s ball: its path over the last look
         back (from its spot if it left that since) on to where it is by now comes within two
-        radii, measurement allowed for. A ball struck away from one beside it has not hit it.
+        radii, measurement allowed for. A ball struck away from one beside it has not hit it:
+        seen going, a ball does not hit one behind where it started (fresh 58's 1494: the 8 5
+        mm from the cue ball's side, the cue ball struck away from it, the 8 seen 7 mm off
+        its spot past the cue over it was held hit, and the first contact was the 8's).
 
         A ball lost in a pocket's mouth is in the mouth until it is seen coming out: it can
         have met only a ball beside where it was lost (rolling on unseen from there, it let
@@ -2528,10 +2534,12 @@ class Tracker:
         if other.missing_since is not None:  # lost in motion: it may have turned anywhere
             slack += speed * ahead_s
         along = px * dx + py * dy
+        length2 = dx * dx + dy * dy
+        if other.missing_since is None and along < -REACH_SLACK_MM * math.sqrt(length2):
+            return False
         if along > 0:
             # Ahead of where it started: its blurred centre lags where it was.
             slack += speed * HALF_EXPOSURE_S
-        length2 = dx * dx + dy * dy
         f = min(max(along / length2, 0.0), 1.0) if length2 > 1e-12 else 0.0
         return math.hypot(px - f * dx, py - f * dy) <= 2 * BALL_RADIUS_MM + slack
 
@@ -2972,6 +2980,16 @@ def _doubt(disc: Disc) -> float:
     if disc.faint:
         return FAINT_DISC_COST + only_just(disc.contrast, FAINT_CLEAR_CONTRAST)
     return only_just(disc.score, WEAK_DISC_SCORE) if disc.score > 0.0 else 0.0
+
+
+def _behind_the_cue_ball(cue: Track, track: Track) -> bool:
+    """Whether `track`'s ball lies behind the cue ball's spot as the cue aimed at it: back
+    of the line across the spot square to the cue, by more than REACH_SLACK_MM."""
+    if cue.cue_from is None or cue.rest_xy is None:
+        return False
+    back = cue.cue_from - cue.rest_xy
+    behind = float((track.xy - cue.rest_xy) @ back) / max(float(np.hypot(*back)), 1e-9)
+    return behind > REACH_SLACK_MM
 
 
 def _back_towards(
