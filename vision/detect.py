@@ -40,6 +40,7 @@ MAX_CLUSTER = 15
 # Touching balls' centres are two radii apart; a split's noise brings them to 1.5.
 MIN_GAP_RADII = 1.45
 LONE_BALLS_TO_MEASURE = 3  # lone balls' blobs enough to measure a ball's area by
+EDGE_PIXELS = 0.5  # how much wider than its disc a ball's blob shows (half-resolution pixels)
 MOTION_GAP_RADII = 1.0
 # Balls at rest are no nearer than this (radii): touching, less the perspective's spread of
 # sizes over the table.
@@ -172,7 +173,13 @@ def detect(
         ]
         known = len(inside)
         if known > 1:
-            blob.count, blob.known = max(blob.count, known), known
+            # Only what its area holds past the balls known in it is another ball: each
+            # shows a disc half a pixel wider than its own (its edge pixels, partly covered,
+            # stand out too), by much at 640x360 (fresh 58's 1490: the cue ball come to rest
+            # 5 mm from the 7, the two and their shadows three discs' area, split in three
+            # and in two by turns: never at rest, its shot ran on into the next).
+            shown = math.pi * (radius_half + EDGE_PIXELS) ** 2
+            blob.count, blob.known = max(_balls_in(blob.area, shown), known), known
             # Blurred no more than its fastest ball's blur, its balls' centres come no
             # closer than at rest by more than that (fresh 8's 235: two rolling slowly
             # together, split in three). One at rest beside one rolling may just have been
@@ -208,7 +215,7 @@ def detect(
             shown = float(np.median(lone))
             for blob in blobs:
                 if blob.balls and blob.count > 1:
-                    blob.count = min(blob.count, max(1, round(blob.area / shown)))
+                    blob.count = min(blob.count, _balls_in(blob.area, shown))
         for blob in blobs:
             # Shading and shadows make a cluster look bigger than its balls.
             blob.count = min(blob.count, expected)
@@ -452,6 +459,10 @@ class _Blob:
         return cv2.minAreaRect(self.contour)
 
 
+def _balls_in(area: float, ball_area: float) -> int:
+    return max(1, round(area / ball_area))
+
+
 def _blobs(
     mask: NDArray[np.uint8],
     score: F32,
@@ -479,7 +490,7 @@ def _blobs(
             continue  # noise, a highlight, a sliver of a ball at a window's edge
         capped = np.minimum(score[box], FULL_WEIGHT)
         weights = np.asarray(capped * patch, np.float32)
-        count = max(1, round(area / ball_area))
+        count = _balls_in(area, ball_area)
         if count == 2 and cv2.minEnclosingCircle(contour)[1] < 1.7 * radius_half:
             count = 1  # two touching balls span two diameters; this is one, a little blurred
         points = np.asarray(contour, dtype=np.int32)
