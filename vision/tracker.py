@@ -81,6 +81,8 @@ MOTION_ALIKE_MM = 0.1 * BALL_RADIUS_MM
 # A resting ball half under the edge of an arm is found this far off its spot at most (the
 # middle of half a disc is 0.42 radii off the disc's).
 HALF_HIDDEN_OFF_MM = BALL_RADIUS_MM / 2
+# A ball resting on the cloth measured this far past a cushion's touching line at most.
+INTO_CUSHION_MM = BALL_RADIUS_MM / 2
 LOOK_HISTORY = 24
 LOOK_EVERY_S = 0.1
 MOTION_LOOKBACK_S = 0.1  # a moving ball's look is taken this often (a rack ball is only seen then)
@@ -2826,8 +2828,13 @@ class Tracker:
         followed to (fresh 51's 1313: the 3 come to rest in the jaws 40 mm from the point,
         short of the hole, was called potted). A blob there no ball went to is the hole,
         which shows past its rim (the pocket's shade, and a compressed frame smears it:
-        blocky's held-out 007, a blob on the hole's rim taken for the 8 at the first look)."""
-        ok = np.ones(len(xy), bool)
+        blocky's held-out 007, a blob on the hole's rim taken for the 8 at the first look).
+        Nor over a cushion's rubber: a ball there is in the air (fresh 57's 1458: the cue
+        ball carried in by hand after a scratch, seen over the cushion, was put down there,
+        followed on in the hand and a shot found)."""
+        ok: NDArray[np.bool_] = (
+            self.calibration.table.cushion_gaps(xy).min(axis=1) >= -INTO_CUSHION_MM
+        )
         for middle, radius, _ in self._holes:
             ok &= np.linalg.norm(xy - middle, axis=1) >= radius
         throat = np.linalg.norm(xy[:, None, :] - self._corners[None, :, :], axis=2).min(axis=1)

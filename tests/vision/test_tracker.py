@@ -2232,6 +2232,17 @@ def test_a_ball_lost_going_into_a_cushion_and_found_at_rest_off_it_met_it() -> N
     assert shot["positions"]["7"] == pytest.approx((1336.6, 62.0), abs=20.0)
 
 
+def test_no_ball_rests_over_a_cushions_rubber() -> None:
+    # Fresh 57's 1458: after a scratch the cue ball, carried in by hand over the left
+    # cushion, was seen 20 mm past its touching line and put down there; followed on in the
+    # hand, it was a shot of its own. A ball measured that far into the rubber is in the
+    # air; one resting against the cushion is measured a few millimetres either side.
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    touch = CALIBRATION.table.width - BALL_RADIUS_MM
+    spots = np.array([[454.0, touch + 20.0], [454.0, touch + 5.0], [454.0, touch - 30.0]])
+    assert tracker._can_rest(spots).tolist() == [False, True, True]
+
+
 def test_the_cue_ball_down_a_pocket_is_not_put_back_before_it_can_be_taken_out() -> None:
     # Fresh 40's 1035: the cue ball went straight into a side pocket; the stick, held still
     # over the cushion after the stroke, showed only its white ferrule and tip on the cloth,
