@@ -2889,9 +2889,12 @@ class Tracker:
 
     @staticmethod
     def _may_look_dark(track: Track) -> bool:
-        """Whether darkness alone may show the ball: the 8, one not known yet, or one that
-        looked mostly dark (a maroon 7 in dim light)."""
-        if track.key in (None, 8) or not track.looks:
+        """Whether darkness alone may show the ball: the 8, one not known yet, one that
+        looked mostly dark (a maroon 7 in dim light), or one of the cloth's colour, told from
+        it by its brightness only (fresh 57's 1459: the maroon 7 on pink cloth, hit, found
+        as a dark disc every frame but held not to look dark, was lost rolling 4 s in the
+        open, and given a cushion it never met)."""
+        if track.key in (None, 8) or not track.looks or track.cloth_coloured:
             return True
         return float(np.median([look.dark for look in track.looks])) >= DARK_LOOK
 

@@ -2232,6 +2232,18 @@ def test_a_ball_lost_going_into_a_cushion_and_found_at_rest_off_it_met_it() -> N
     assert shot["positions"]["7"] == pytest.approx((1336.6, 62.0), abs=20.0)
 
 
+def test_a_ball_of_the_cloths_colour_may_be_what_darkness_shows() -> None:
+    # Fresh 57's 1459: the maroon 7 on pink cloth, its colour the cloth's at some brightness,
+    # was hit at 1 m/s and found as a dark disc every frame after (its colour 1.2 to 2.4
+    # times the foreground threshold), but held not to look dark (a third of its disc dark
+    # at rest): lost 4 s rolling in the open, it was given a cushion it never met.
+    maroon = Track(7, np.array([1733.0, 818.0]), 0.0)
+    maroon.looks = [Look(white=0.05, dark=0.3, colour=0.6, chroma=(0.1, 0.3), weight=20.0)]
+    assert not Tracker._may_look_dark(maroon)
+    maroon.cloth_coloured = True
+    assert Tracker._may_look_dark(maroon)
+
+
 def test_no_ball_rests_over_a_cushions_rubber() -> None:
     # Fresh 57's 1458: after a scratch the cue ball, carried in by hand over the left
     # cushion, was seen 20 mm past its touching line and put down there; followed on in the
