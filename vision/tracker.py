@@ -2997,9 +2997,7 @@ def _behind_the_cue_ball(cue: Track, track: Track) -> bool:
     of the line across the spot square to the cue, by more than REACH_SLACK_MM."""
     if cue.cue_from is None or cue.rest_xy is None:
         return False
-    back = cue.cue_from - cue.rest_xy
-    behind = float((track.xy - cue.rest_xy) @ back) / max(float(np.hypot(*back)), 1e-9)
-    return behind > REACH_SLACK_MM
+    return bool(_back_towards(cue.rest_xy, cue.cue_from, track.xy[None, :], REACH_SLACK_MM)[0])
 
 
 def _back_towards(
