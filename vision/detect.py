@@ -178,8 +178,8 @@ def detect(
             # stand out too), by much at 640x360 (fresh 58's 1490: the cue ball come to rest
             # 5 mm from the 7, the two and their shadows three discs' area, split in three
             # and in two by turns: never at rest, its shot ran on into the next).
-            shown = math.pi * (radius_half + EDGE_PIXELS) ** 2
-            blob.count, blob.known = max(_balls_in(blob.area, shown), known), known
+            rimmed = math.pi * (radius_half + EDGE_PIXELS) ** 2
+            blob.count, blob.known = max(_balls_in(blob.area, rimmed), known), known
             # Blurred no more than its fastest ball's blur, its balls' centres come no
             # closer than at rest by more than that (fresh 8's 235: two rolling slowly
             # together, split in three). One at rest beside one rolling may just have been
