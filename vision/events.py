@@ -340,7 +340,10 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
     From each seen position the ball is taken to go on at the velocity it came with (a
     contact bends the path only after it happens), which places the moment to a fraction of
     a frame, also when no frame shows the two balls touching (merged into one blob, or the
-    cue ball already bounced off).
+    cue ball already bounced off). Seen first after `t_from`, it came from the frame before
+    in the time since then (`t_from` the strike: it stood still until then): fresh 59's
+    1500, a thin cut on the 8 in the first frame after the strike, that bent the path so
+    that the line to the next frame missed it.
     """
     seen = [i for i in range(len(cue.t)) if cue.seen[i] and cue.t[i] >= t_from - 1e-9]
     d = np.linalg.norm(cue.xy - target, axis=1)
@@ -352,9 +355,10 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
             break
         i = seen[n + 1]
         span = float(cue.t[i] - cue.t[j])
-        before = seen[n - 1] if n > 0 else None
-        if before is not None and cue.t[j] > cue.t[before]:
-            velocity = (cue.xy[j] - cue.xy[before]) / (cue.t[j] - cue.t[before])
+        before = seen[n - 1] if n > 0 else (j - 1 if j > 0 and cue.seen[j - 1] else None)
+        came_from = float(cue.t[before]) if n > 0 else t_from
+        if before is not None and cue.t[j] > came_from:
+            velocity = (cue.xy[j] - cue.xy[before]) / (cue.t[j] - came_from)
         else:
             velocity = (cue.xy[i] - cue.xy[j]) / span
         hit = _ray_circle(cue.xy[j], velocity, target, reach)

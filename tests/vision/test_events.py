@@ -1871,3 +1871,35 @@ def test_a_ball_struck_off_one_it_touched_into_a_cushion_and_back_into_it_touche
     events = cushion_contacts(nine, TABLE, 30.5, others=[five])
     assert [e.rail for e in events] == ["right"]
     assert events[0].t == pytest.approx(30.62, abs=1 / FPS)
+
+
+def test_a_thin_cut_in_the_first_frame_after_the_strike_is_found_on_the_way_it_was_struck() -> None:
+    # Fresh 59's 1500: the cue ball, struck between frames, cut the 8 thinly before the next
+    # frame, which bent its path so that the line between its first two sightings misses
+    # the 8. The way it came from its spot since the strike reaches it.
+    times = np.arange(0, 1, 1 / FPS)
+    rest, t_strike, t_contact, pace = np.array([1158.0, 570.0]), 0.2071, 0.2270, 5400.0
+    heading = np.array([0.31, -0.95]) / math.hypot(0.31, -0.95)
+    meets = rest + heading * pace * (t_contact - t_strike)
+    turn = math.radians(-70.0)  # the line of centres, 70 degrees off the cue ball's way
+    centres = np.array(
+        [
+            heading[0] * math.cos(turn) - heading[1] * math.sin(turn),
+            heading[0] * math.sin(turn) + heading[1] * math.cos(turn),
+        ]
+    )
+    spot = meets + 2 * BALL_RADIUS_MM * centres
+    after = heading * pace - (heading * pace @ centres) * centres
+    xy = np.array(
+        [
+            rest + heading * pace * max(0.0, t - t_strike)
+            if t < t_contact
+            else meets + after * (t - t_contact)
+            for t in times
+        ]
+    )
+    cue = Path("cue", times, xy, np.ones(len(times), bool), (float(rest[0]), float(rest[1])))
+    eight = straight(8, (float(spot[0]), float(spot[1])), tuple(centres * 1500.0), t_contact, times)
+    found, _ = first_contacts(cue, [eight], t_strike)
+    assert [k for _, k in found] == [8]
+    assert found[0][0] == pytest.approx(t_contact, abs=0.3 / FPS)
