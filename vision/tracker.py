@@ -417,9 +417,18 @@ class Tracker:
     def _reveal_unchanged(self, t: float, mask: U8 | None) -> None:
         """A ball hidden at rest is back in sight once its spot looks as it did at rest; so is
         one lost a hair off it (found there under the edge of an arm sweeping over it): it
-        never left."""
+        never left. With nothing anywhere looking other than at the last rest, every ball
+        found then is on its spot, wherever its track went (fresh 59's 1511: the cue ball's
+        track, pulled off its spot by a sleeve sweeping over it, took a piece of the hand
+        190 mm off and was held there while the table looked as at rest; the cue ball never
+        found again on its spot, a scratch was found)."""
         for track in self.tracks.values():
-            if track.missing_since is None or track.rest_xy is None:
+            if track.rest_xy is None:
+                continue
+            if mask is None and track.in_reference and not track.faint:
+                self._back_on_its_spot(track, t)
+                continue
+            if track.missing_since is None:
                 continue
             if np.hypot(*(track.xy - track.rest_xy)) > HALF_HIDDEN_OFF_MM or (
                 track.moving and track.strayed
@@ -439,10 +448,18 @@ class Tracker:
                 # not found at the last rest was not there to leave as far as sight goes.)
                 continue
             if mask is None or not self._in_mask(track.rest_xy, mask):
-                track.xy = track.rest_xy
-                track.missing_since = None
-                track.velocity = np.zeros(2)
-                track.t = t
+                self._back_on_its_spot(track, t)
+
+    @staticmethod
+    def _back_on_its_spot(track: Track, t: float) -> None:
+        """Seen on the spot it rested on, never having left it."""
+        assert track.rest_xy is not None
+        if Tracker._in_play(track):
+            track.left_at, track.strayed = None, False
+        track.xy = track.rest_xy
+        track.missing_since = None
+        track.velocity = np.zeros(2)
+        track.t = t
 
     def _noise_level(self, y_half: U8, planes: Planes) -> float:
         """The change level that is more than this camera's noise, from the first two frames

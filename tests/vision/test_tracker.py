@@ -1551,6 +1551,27 @@ def test_a_ball_lost_a_hair_off_its_spot_that_still_shows_there_is_there_and_is_
     assert abs(ball_at(tracker, "cue")[0] - x) < 10.0
 
 
+def test_a_ball_taken_off_its_spot_is_back_on_it_once_the_table_looks_as_at_rest() -> None:
+    # Fresh 59's 1511: a sleeve swept over the resting cue ball, its disc pulled 10 mm off
+    # its spot under the sleeve's edge (going, then); lost under the hand, it took a piece
+    # of the hand 190 mm off, where it was held while the table looked just as at rest. The
+    # cue ball never left its spot: nothing anywhere changed.
+    balls = {(2495.0, 972.0): WHITE, (600.0, 300.0): RED}
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    for i in range(10):
+        tracker.update(i / 60, frame(balls))
+    (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
+    assert cue.rest_xy is not None
+    cue.xy = cue.rest_xy + np.array([-10.0, 197.0])
+    cue.left_at, cue.strayed = 9 / 60, True
+    tracker.update(10 / 60, frame(balls))
+    assert cue.missing_since is None and np.hypot(*(cue.xy - cue.rest_xy)) < 1.0
+    for i in range(11, 40):
+        x = 2495.0 - 1500.0 * (i - 10) / 60
+        tracker.update(i / 60, frame({(x, 972.0): WHITE, (600.0, 300.0): RED}))
+    assert abs(ball_at(tracker, "cue")[0] - x) < 10.0
+
+
 def test_the_ball_put_down_while_the_cue_ball_is_in_hand_is_the_cue_ball() -> None:
     # As in a fresh recording on pink cloth: the 9 rests with its stripe under, all white,
     # known as the 9 (by how it rolled); the cue ball, taken up, is put down with its red dot
