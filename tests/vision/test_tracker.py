@@ -1572,6 +1572,15 @@ def test_a_ball_taken_off_its_spot_is_back_on_it_once_the_table_looks_as_at_rest
     assert abs(ball_at(tracker, "cue")[0] - x) < 10.0
 
 
+def test_a_ball_that_stayed_on_its_spot_is_not_taken_for_its_shadow_beside_it() -> None:
+    # A rendered recording's first 11 s (fresh 60's 1526, 640x360, its pocket sensors left
+    # out): the green 6 rests on green cloth, its shadow beside it; the cue ball pots the 1
+    # across the table. As the shot ended the 6, held under a blob beside it and not found
+    # on its spot, was taken to its shadow 47 mm off (and lost when hit from there later).
+    six = named_at_the_end("a_green_6_on_green_cloth_beside_its_shadow")[6]
+    assert np.hypot(six[0] - 2379.2, six[1] - 888.6) < 12.0
+
+
 def test_the_ball_put_down_while_the_cue_ball_is_in_hand_is_the_cue_ball() -> None:
     # As in a fresh recording on pink cloth: the 9 rests with its stripe under, all white,
     # known as the 9 (by how it rolled); the cue ball, taken up, is put down with its red dot
