@@ -90,6 +90,9 @@ PACE_SPAN_S = 0.05
 # (touching is two radii; each sighting is off by the position noise, and the line cuts the
 # corner of a bounce off it).
 HIT_REACH_MM = 2 * BALL_RADIUS_MM + 2 * POSITION_NOISE_MM
+# ...and came within this of it where its way carried on (from its sightings) meets it: two
+# balls touching, their centres each off by a little.
+CONTACT_REACH_MM = 2 * BALL_RADIUS_MM + 1.5
 # A ball seen within this of one place for this long was at rest there.
 STILL_MM = 2.0
 STILL_S = 0.2
@@ -507,7 +510,7 @@ def first_contacts(
     cue: Path, others: list[Path], t_strike: float
 ) -> tuple[list[tuple[float, int]], float]:
     """Object balls the cue ball reached before anything else moved them, earliest first."""
-    reach = 2 * BALL_RADIUS_MM + 1.5  # the position noise of two balls
+    reach = CONTACT_REACH_MM
     unseen_from, unseen_until = _struck_out_of_sight(cue)
     found: list[tuple[float, int]] = []
     for path in others:
@@ -577,8 +580,10 @@ def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
     there and its first off it, the one that came nearest, where it did (between sightings,
     on the line joining them)."""
     moved, still = path.first_moved(), path.still_until()
-    if moved is None or still is None:
+    if moved is None:
         return None
+    if still is None:  # out of sight on its spot from the start
+        still = float(path.t[0])
     t_moved = float(path.t[moved])
     spot = np.asarray(path.start, np.float64)
     best: tuple[float, tuple[float, float]] | None = None
@@ -588,12 +593,38 @@ def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
             continue
         inside = other.seen & (other.t > still) & (other.t < t_moved)
         pts = other.at_times(np.array([still, *other.t[inside].tolist(), t_moved]))
-        for a, b in pairwise(pts):
-            near = nearest_on_segment(spot[None], a, b)[0]
+        candidates = [nearest_on_segment(spot[None], a, b)[0] for a, b in pairwise(pts)]
+        # Out of sight as it hit it, it was where its way in carried on meets it: the line
+        # between its sightings either side cuts the corner of its turn off it (fresh 59's
+        # 1508: the cue ball under the cue as it cut the 10 into the foot cushion, that
+        # line 99 mm off the 10's spot; the 10, seen only on its way back, met no cushion).
+        before = np.nonzero(other.seen & (other.t <= still))[0]
+        if len(before):
+            when = _reach_time(other, spot, CONTACT_REACH_MM, float(other.t[before[-1]]))
+            if when is not None and still <= when < t_moved:
+                at = _met_on_its_way_in(other, when, spot)
+                candidates += [] if at is None else [at]
+        for near in candidates:
             gap = float(np.hypot(*(near - spot)))
             if gap <= HIT_REACH_MM and (best is None or gap < best[0]):
                 best = (gap, (float(near[0]), float(near[1])))
     return best[1] if best is not None else None
+
+
+def _met_on_its_way_in(hitter: Path, t_hit: float, spot: F64) -> F64 | None:
+    """Where `hitter`, touching a ball resting on `spot` at about `t_hit`, was then: on its
+    line over its sightings in the STRAIGHT_ON_BASE_S up to then, carried on to touching
+    (each sighting is off by the position noise: the step between two may be 20 degrees
+    off its way)."""
+    seen = np.nonzero(hitter.seen & (hitter.t <= t_hit) & (hitter.t >= t_hit - STRAIGHT_ON_BASE_S))[
+        0
+    ]
+    if len(seen) < LINE_SAMPLES:
+        return None
+    t_last = float(hitter.t[seen[-1]])
+    velocity, at_last = np.polyfit(hitter.t[seen] - t_last, hitter.xy[seen], 1)
+    when = _ray_circle(at_last, velocity, spot, CONTACT_REACH_MM)
+    return None if when is None else np.asarray(at_last + velocity * when, np.float64)
 
 
 def struck_at(hitter: Path, t_hit: float, spot: tuple[float, float]) -> tuple[float, float] | None:

@@ -1903,3 +1903,52 @@ def test_a_thin_cut_in_the_first_frame_after_the_strike_is_found_on_the_way_it_w
     found, _ = first_contacts(cue, [eight], t_strike)
     assert [k for _, k in found] == [8]
     assert found[0][0] == pytest.approx(t_contact, abs=0.3 / FPS)
+
+
+def test_a_ball_cut_into_a_cushion_by_a_hitter_out_of_sight_touched_it() -> None:
+    # Fresh 59's 1508: the 10 out of sight on its spot under the cue from the shot's start,
+    # the cue ball, under it too as it cut the 10, seen coming in along a straight line
+    # (a sighting 6 mm off it) and going off after. The 10, driven into the foot cushion,
+    # is first seen on its way back off it: it touched it.
+    times = np.arange(10.9, 12.6, 1 / FPS)
+    spot = np.array([2408.0, 1066.0])
+    start, way = np.array([1881.6, 1157.8]), np.array([2836.0, -285.0])
+    t_in = 11.85
+    meet = _ray_time(start, way, spot, 2 * BALL_RADIUS_MM)
+    t_hit = t_in + meet
+    met = start + way * meet
+    centres = (spot - met) / np.hypot(*(spot - met))
+    off = way - (way @ centres) * centres
+    cue_xy = np.array(
+        [start + way * (t - t_in) if t < t_hit else met + off * (t - t_hit) for t in times]
+    )
+    cue_xy[np.argmin(abs(times - 11.967))] += (5.0, -6.0)
+    cue_seen = (times <= 11.99) | (times >= 12.09)
+    cue = Path("cue", times, cue_xy, cue_seen, (1000.0, 1200.0))
+    driven = centres * float(way @ centres)
+    foot = 2540.0 - BALL_RADIUS_MM
+    t_foot = t_hit + (foot - spot[0]) / driven[0]
+    back = driven * np.array([-0.8, 0.8])
+    ten_xy = np.array(
+        [
+            spot
+            if t < t_hit
+            else spot + driven * (t - t_hit)
+            if t < t_foot
+            else spot + driven * (t_foot - t_hit) + back * (t - t_foot)
+            for t in times
+        ]
+    )
+    ten = Path(10, times, ten_xy, times > t_foot + 0.01, (float(spot[0]), float(spot[1])))
+    hitter = struck_by(ten, [cue])
+    assert hitter is not None
+    events = cushion_contacts(ten, TABLE, 11.0, None, hitter, [cue])
+    assert [e.rail for e in events] == ["foot"]
+    assert events[0].t == pytest.approx(t_foot, abs=1 / FPS)
+
+
+def _ray_time(p0: F64, velocity: F64, centre: F64, radius: float) -> float:
+    rel = p0 - centre
+    a, b = float(velocity @ velocity), 2 * float(rel @ velocity)
+    c = float(rel @ rel) - radius * radius
+    return (-b - math.sqrt(b * b - 4 * a * c)) / (2 * a)
