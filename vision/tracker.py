@@ -958,7 +958,8 @@ class Tracker:
         for tid in candidates:
             track = self.tracks[tid]
             if self._left_unseen(track, t, mask, looks_from):
-                track.reached_at, track.reached_from, track.reached_speed = t, None, 0.0
+                hit = track.missing_since if self._hit_as_it_went(track, t) else t
+                track.reached_at, track.reached_from, track.reached_speed = hit, None, 0.0
         # What a struck cue ball's track followed off its spot, if it was the cue.
         followed = {tid: self._followed_the_cue(self.tracks[tid], found, t) for tid in candidates}
         # A ball come to rest off its spot, found as the very disc it was found as last (its
@@ -2066,6 +2067,25 @@ class Tracker:
             return False
         share = self._spot_share(track, planes)
         return share is not None and share < BARE_SPOT
+
+    def _hit_as_it_went(self, track: Track, t: float) -> bool:
+        """Whether an object ball lost at rest, its spot now bare, was hit as it went out of
+        sight (just now, with a ball in motion able to reach it by then: its hitter's blur
+        over it hid it), not since. Fresh 59's 1518: the 6 cut at 3.5 m/s by the cue ball,
+        both lost in the frame of the hit; held hit a frame later, it was looked for no
+        farther than two radii off, and its streak 107 mm on went to the cue ball's track,
+        which took a cushion on the 6's way. (Lost under the cue with every ball in motion
+        far off, it is hit no sooner than its spot shows bare: fresh 59's 1505.)"""
+        since = track.missing_since
+        if since is None or t - since > JUST_HIT_S:
+            return False
+        return any(
+            other is not track
+            and (other.moving or self._in_play(other))
+            and np.hypot(*(other.xy - track.xy))
+            <= 2 * BALL_RADIUS_MM + REACH_SLACK_MM + other.speed * abs(since - other.t)
+            for other in self.tracks.values()
+        )
 
     def _a_hitter_may_have_come(self, track: Track, t: float) -> bool:
         """Whether a ball may have hit `track`'s out of sight (or it was going itself): one
