@@ -487,6 +487,8 @@ class Tracker:
         )
         _, mask = cv2.threshold(diff, self._change_threshold, 255, cv2.THRESH_BINARY)
         mask = cv2.bitwise_and(mask, self.cloth.table_mask[window])
+        if cv2.countNonZero(mask) == 0:
+            return None  # (most frames at rest: no need to open it)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         if cv2.countNonZero(mask) == 0:
             return None

@@ -58,3 +58,10 @@ def test_a_ball_leans_out_over_the_cushions_but_not_over_a_pocket_s_mouth() -> N
     corner = CALIBRATION.table.pockets["FR"]
     at_corner = half_res_window(corner[0] - BALL_RADIUS_MM, corner[1] - BALL_RADIUS_MM)
     assert not model.off_cloth(at_corner).any()
+
+
+def test_y_at_half_resolution_is_each_2x2_blocks_mean() -> None:
+    bgr = np.random.default_rng(2).integers(0, 256, (360, 640, 3), dtype=np.uint8)
+    y = Planes.from_bgr(bgr).y.astype(np.int32)
+    blocks = y[0::2, 0::2] + y[1::2, 0::2] + y[0::2, 1::2] + y[1::2, 1::2]
+    assert np.array_equal(Planes.from_bgr(bgr).y_half(), (blocks + 2) // 4)
