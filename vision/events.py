@@ -337,8 +337,11 @@ def _coming_back(path: Path, first: int) -> bool:
     return bool(heading @ away < 0.0)
 
 
-def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | None:
-    """First time after `t_from` the cue ball's centre comes within `reach` of `target`.
+def _reach_time(
+    cue: Path, target: F64, reach: float, t_from: float, t_until: float = math.inf
+) -> float | None:
+    """First time after `t_from` (and before its first sighting after `t_until`) the cue
+    ball's centre comes within `reach` of `target`.
 
     From each seen position the ball is taken to go on at the velocity it came with (a
     contact bends the path only after it happens), which places the moment to a fraction of
@@ -348,7 +351,8 @@ def _reach_time(cue: Path, target: F64, reach: float, t_from: float) -> float | 
     1500, a thin cut on the 8 in the first frame after the strike, that bent the path so
     that the line to the next frame missed it.
     """
-    seen = [i for i in range(len(cue.t)) if cue.seen[i] and cue.t[i] >= t_from - 1e-9]
+    seen = np.nonzero(cue.seen & (cue.t >= t_from - 1e-9))[0]
+    seen = seen[: int(np.searchsorted(cue.t[seen], t_until, side="right")) + 1]
     d = np.linalg.norm(cue.xy - target, axis=1)
     pending: float | None = None  # reached a little beyond the next frame, still nearing
     for n, j in enumerate(seen):
@@ -587,27 +591,39 @@ def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
     t_moved = float(path.t[moved])
     spot = np.asarray(path.start, np.float64)
     best: tuple[float, tuple[float, float]] | None = None
-    for other in others:
-        # (A neighbour resting beside it, or one set off by the same hit, did not hit it.)
-        if (left := other.first_moved()) is None or other.t[left] >= t_moved:
-            continue
+
+    def consider(near: F64) -> None:
+        nonlocal best
+        gap = float(np.hypot(*(near - spot)))
+        if gap <= HIT_REACH_MM and (best is None or gap < best[0]):
+            best = (gap, (float(near[0]), float(near[1])))
+
+    # (A neighbour resting beside it, or one set off by the same hit, did not hit it.)
+    movers = [
+        other
+        for other in others
+        if (left := other.first_moved()) is not None and other.t[left] < t_moved
+    ]
+    for other in movers:
         inside = other.seen & (other.t > still) & (other.t < t_moved)
         pts = other.at_times(np.array([still, *other.t[inside].tolist(), t_moved]))
-        candidates = [nearest_on_segment(spot[None], a, b)[0] for a, b in pairwise(pts)]
-        # Out of sight as it hit it, it was where its way in carried on meets it: the line
-        # between its sightings either side cuts the corner of its turn off it (fresh 59's
-        # 1508: the cue ball under the cue as it cut the 10 into the foot cushion, that
-        # line 99 mm off the 10's spot; the 10, seen only on its way back, met no cushion).
+        for a, b in pairwise(pts):
+            consider(nearest_on_segment(spot[None], a, b)[0])
+    if best is not None and best[0] <= 2 * BALL_RADIUS_MM:
+        return best[1]  # seen touching it, or all but
+    # Out of sight as it hit it, it was where its way in carried on meets it: the line
+    # between its sightings either side cuts the corner of its turn off it (fresh 59's 1508:
+    # the cue ball under the cue as it cut the 10 into the foot cushion, that line 99 mm off
+    # the 10's spot; the 10, seen only on its way back, met no cushion).
+    for other in movers:
         before = np.nonzero(other.seen & (other.t <= still))[0]
-        if len(before):
-            when = _reach_time(other, spot, CONTACT_REACH_MM, float(other.t[before[-1]]))
-            if when is not None and still <= when < t_moved:
-                at = _met_on_its_way_in(other, when, spot)
-                candidates += [] if at is None else [at]
-        for near in candidates:
-            gap = float(np.hypot(*(near - spot)))
-            if gap <= HIT_REACH_MM and (best is None or gap < best[0]):
-                best = (gap, (float(near[0]), float(near[1])))
+        if not len(before):
+            continue
+        when = _reach_time(other, spot, CONTACT_REACH_MM, float(other.t[before[-1]]), t_moved)
+        if when is not None and still <= when < t_moved:
+            at = _met_on_its_way_in(other, when, spot)
+            if at is not None:
+                consider(at)
     return best[1] if best is not None else None
 
 
