@@ -1533,22 +1533,39 @@ def test_a_ball_lost_a_hair_off_its_spot_that_still_shows_there_is_there_and_is_
     # frames, its disc was found 5 mm off its spot under the arm's edge (moving, then), and
     # it was lost from sight as the table went still again, never found where it lay and
     # never followed when struck 1.6 s later.
-    balls = {(1500.0, 640.0): WHITE, (600.0, 300.0): RED}
-    tracker = Tracker(CALIBRATION, ("cue", 3))
-    for i in range(10):
-        tracker.update(i / 60, frame(balls))
-    (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
-    assert cue.rest_xy is not None
-    cue.xy = cue.rest_xy + np.array([5.1, -1.0])
+    tracker, cue, rest = cue_ball_resting_on((1500.0, 640.0))
+    cue.xy = rest + np.array([5.1, -1.0])
     cue.velocity = np.array([600.0, -120.0])
     cue.missing_since = 10 / 60
     for i in range(10, 20):
-        tracker.update(i / 60, frame(balls))
-    assert cue.missing_since is None and np.hypot(*(cue.xy - cue.rest_xy)) < 1.0
-    for i in range(20, 40):
-        x = 1500.0 - 1500.0 * (i - 19) / 60
-        tracker.update(i / 60, frame({(x, 640.0): WHITE, (600.0, 300.0): RED}))
-    assert abs(ball_at(tracker, "cue")[0] - x) < 10.0
+        tracker.update(i / 60, frame({(1500.0, 640.0): WHITE, THREE: RED}))
+    assert cue.missing_since is None and np.hypot(*(cue.xy - rest)) < 1.0
+    assert cue_ball_struck_from((1500.0, 640.0), tracker, 20) < 10.0
+
+
+THREE = (600.0, 300.0)
+
+
+def cue_ball_resting_on(
+    spot: tuple[float, float],
+) -> tuple[Tracker, Track, NDArray[np.float64]]:
+    """A tracker that has seen the cue ball rest on `spot` and the 3 on THREE for ten frames,
+    the cue ball's track, and where it rests."""
+    tracker = Tracker(CALIBRATION, ("cue", 3))
+    for i in range(10):
+        tracker.update(i / 60, frame({spot: WHITE, THREE: RED}))
+    (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
+    assert cue.rest_xy is not None
+    return tracker, cue, cue.rest_xy
+
+
+def cue_ball_struck_from(spot: tuple[float, float], tracker: Tracker, first: int) -> float:
+    """How far the cue ball's track is from it, struck off `spot` towards the head cushion at
+    1.5 m/s at frame `first` and followed until frame 40."""
+    for i in range(first, 40):
+        x = spot[0] - 1500.0 * (i - first + 1) / 60
+        tracker.update(i / 60, frame({(x, spot[1]): WHITE, THREE: RED}))
+    return float(np.hypot(*(ball_at(tracker, "cue") - (x, spot[1]))))
 
 
 def test_a_ball_taken_off_its_spot_is_back_on_it_once_the_table_looks_as_at_rest() -> None:
@@ -1556,20 +1573,12 @@ def test_a_ball_taken_off_its_spot_is_back_on_it_once_the_table_looks_as_at_rest
     # its spot under the sleeve's edge (going, then); lost under the hand, it took a piece
     # of the hand 190 mm off, where it was held while the table looked just as at rest. The
     # cue ball never left its spot: nothing anywhere changed.
-    balls = {(2495.0, 972.0): WHITE, (600.0, 300.0): RED}
-    tracker = Tracker(CALIBRATION, ("cue", 3))
-    for i in range(10):
-        tracker.update(i / 60, frame(balls))
-    (cue,) = [t for t in tracker.tracks.values() if t.key == "cue"]
-    assert cue.rest_xy is not None
-    cue.xy = cue.rest_xy + np.array([-10.0, 197.0])
+    tracker, cue, rest = cue_ball_resting_on((2495.0, 972.0))
+    cue.xy = rest + np.array([-10.0, 197.0])
     cue.left_at, cue.strayed = 9 / 60, True
-    tracker.update(10 / 60, frame(balls))
-    assert cue.missing_since is None and np.hypot(*(cue.xy - cue.rest_xy)) < 1.0
-    for i in range(11, 40):
-        x = 2495.0 - 1500.0 * (i - 10) / 60
-        tracker.update(i / 60, frame({(x, 972.0): WHITE, (600.0, 300.0): RED}))
-    assert abs(ball_at(tracker, "cue")[0] - x) < 10.0
+    tracker.update(10 / 60, frame({(2495.0, 972.0): WHITE, THREE: RED}))
+    assert cue.missing_since is None and np.hypot(*(cue.xy - rest)) < 1.0
+    assert cue_ball_struck_from((2495.0, 972.0), tracker, 11) < 10.0
 
 
 def test_a_ball_that_stayed_on_its_spot_is_not_taken_for_its_shadow_beside_it() -> None:
