@@ -581,8 +581,9 @@ def hit_out_of_sight(
 def struck_by(path: Path, others: Sequence[Path]) -> tuple[float, float] | None:
     """Where the ball that hit `path`'s ball was as it hit it: of the `others` that had left
     their spots before it and came within HIT_REACH_MM of its spot between its last sighting
-    there and its first off it, the one that came nearest, where it did (between sightings,
-    on the line joining them)."""
+    there (the shot's start, if it was out of sight there) and its first off it, the one
+    that came nearest, where it did (between sightings, on the line joining them; or, seen
+    touching it on none, where its way in carried on meets it)."""
     moved, still = path.first_moved(), path.still_until()
     if moved is None:
         return None
@@ -632,9 +633,8 @@ def _met_on_its_way_in(hitter: Path, t_hit: float, spot: F64) -> F64 | None:
     line over its sightings in the STRAIGHT_ON_BASE_S up to then, carried on to touching
     (each sighting is off by the position noise: the step between two may be 20 degrees
     off its way)."""
-    seen = np.nonzero(hitter.seen & (hitter.t <= t_hit) & (hitter.t >= t_hit - STRAIGHT_ON_BASE_S))[
-        0
-    ]
+    recent = hitter.seen & (hitter.t <= t_hit) & (hitter.t >= t_hit - STRAIGHT_ON_BASE_S)
+    seen = np.nonzero(recent)[0]
     if len(seen) < LINE_SAMPLES:
         return None
     t_last = float(hitter.t[seen[-1]])
