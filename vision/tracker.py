@@ -2073,7 +2073,7 @@ class Tracker:
     def _hit_as_it_went(self, track: Track, t: float) -> bool:
         """Whether an object ball lost at rest, its spot now bare, was hit as it went out of
         sight (just now, with a ball in motion able to reach it by then: its hitter's blur
-        over it hid it), not since. Fresh 59's 1518: the 6 cut at 3.5 m/s by the cue ball,
+        over it hid it), not since. Fresh 59's 1518: the 6 cut away at 4.5 m/s by the cue ball,
         both lost in the frame of the hit; held hit a frame later, it was looked for no
         farther than two radii off, and its streak 107 mm on went to the cue ball's track,
         which took a cushion on the 6's way. (Lost under the cue with every ball in motion

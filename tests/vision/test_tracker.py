@@ -1591,10 +1591,10 @@ def test_a_ball_that_stayed_on_its_spot_is_not_taken_for_its_shadow_beside_it() 
 
 
 def test_a_ball_hit_as_both_balls_blur_out_of_sight_is_followed_from_the_next_frame() -> None:
-    # Fresh 59's 1518: the cue ball at 3.7 m/s cut the 6, both lost in the frame of the hit
+    # Fresh 59's 1518: the cue ball at 5 m/s cut the 6, both lost in the frame of the hit
     # (blurred), the 6's spot bare in the next. Held hit only then, the 6 was looked for no
     # farther than two radii off; its streak 107 mm on went to the cue ball's track, and a
-    # cushion the 6 met was the cue ball's.
+    # cushion the 6 met was the cue ball's. (Drawn here: the 3, the cue ball at 3.7 m/s.)
     spot = np.array([1200.0, 600.0])
     way = np.array([-0.37, 0.93]) / math.hypot(-0.37, 0.93)  # the line of centres
     pace = np.array([-2400.0, 2800.0])
