@@ -284,9 +284,14 @@ def strike_time(cue: Path, hidden_since: float | None = None) -> float | None:
     travelled = float(np.linalg.norm(cue.xy[first] - start))
     back = travelled / speed if speed > 1e-6 else 0.0
     # Not before it was last seen on its spot (out of sight since, behind the cue, it may
-    # have left any time after).
+    # have left any time after); out of sight there since before the shot's first frame, not
+    # before it went out of sight (fresh 62's 1592: hidden under the cue 0.5 s, seen first
+    # 1.35 m off: the strike had been put at that sighting, half a second late).
     still = cue.still_until()
-    earliest = still if still is not None else float(cue.t[first])
+    if still is not None:
+        earliest = still
+    else:
+        earliest = hidden_since if hidden_since is not None else float(cue.t[first])
     return float(max(cue.t[first] - back, earliest))
 
 

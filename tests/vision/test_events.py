@@ -1493,6 +1493,19 @@ def test_a_cue_ball_struck_out_of_sight_and_seen_coming_back_left_when_it_was_hi
     assert strike_time(away, hidden_since=0.5) == pytest.approx(0.9, abs=0.02)
 
 
+def test_a_cue_ball_out_of_sight_since_before_the_shots_frames_left_after_it_was_hidden() -> None:
+    # Fresh 62's 1592: under the cue from 22.767 s, struck at 22.75 s off its spot on the
+    # head cushion, seen first at 23.267 s 1.35 m on; the shot's frames (0.5 s before that
+    # sighting) never show it on its spot. Its way back at 2.5 m/s says 22.73 s: no earlier
+    # than it went out of sight.
+    times = np.arange(22.767, 23.6, 1 / FPS)
+    cue = straight("cue", (42.0, 1046.0), (2500.0, -100.0), 22.75, times)
+    cue = Path("cue", cue.t, cue.xy, cue.t >= 23.26, cue.start)
+    assert strike_time(cue, hidden_since=22.767) == pytest.approx(22.767)
+    # Told nothing of when it was hidden, its first sighting is as early as sight says.
+    assert strike_time(cue) == pytest.approx(23.267, abs=0.01)
+
+
 def test_a_ball_leaving_towards_the_cue_ball_was_not_hit_by_it() -> None:
     times = np.arange(0, 1.5, 1 / 120)
     cue = _unseen_between(straight("cue", (978.0, 846.0), (0.0, 0.0), 0.5, times), 0.5, 1.2)
