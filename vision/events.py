@@ -125,6 +125,8 @@ JAW_APPROACH_MM = 150.0
 JAW_HEADING_MM = 30.0
 JAW_LINE_MM = 3.0
 JAW_TURN_DEG = 10.0
+# A run this long is headed within JAW_TURN_DEG by sightings JAW_LINE_MM off its line.
+JAW_RUN_MM = JAW_LINE_MM / math.sin(math.radians(JAW_TURN_DEG))
 # Its way in is carried on from where it was this clear of the cushion lines: nearer, its
 # image leans out over the cushion (the more the farther it is from under the camera) and is
 # cut by the cloth's edge, and the pocket's mouth pulls its seen centre about.
@@ -1476,9 +1478,13 @@ def _met_on_way_in(run: F64, run_t: F64, table: Table, pocket: str) -> list[tupl
     the hole, meets."""
     # By the cushion lines and past them a ball is partly hidden, which pulls its seen
     # centre about: its way in is judged from where it was still wholly seen on the cloth.
+    # (Unless what it ran there is too short to head it: fresh 62's 1590, the 7 resting
+    # by a corner's mouth, seen clear of the cushions only on its spot and 9 mm on, 2 mm
+    # off its way.)
     on_cloth = table.rail_gaps(run).min(axis=1) >= JAW_CLEAR_MM
-    if on_cloth.sum() >= 2:
-        run, run_t = run[on_cloth], run_t[on_cloth]
+    clear = run[on_cloth]
+    if len(clear) >= 2 and float(np.linalg.norm(clear[-1] - clear[0])) >= JAW_RUN_MM:
+        run, run_t = clear, run_t[on_cloth]
     velocity = (run[-1] - run[0]) / max(float(run_t[-1] - run_t[0]), 1e-6)
     speed = float(np.linalg.norm(velocity))
     turned_in = False

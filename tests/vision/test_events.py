@@ -1239,6 +1239,34 @@ def test_a_ball_hit_from_rest_and_seen_once_on_its_way_in_met_the_jaw_its_way_me
     assert [e.rail for e in jaw_contacts(seven, TABLE, "HL", 27.0473)] == ["head"]
 
 
+def test_a_ball_resting_by_a_corners_mouth_hit_in_is_headed_by_its_sightings_by_the_cushion() -> (
+    None
+):
+    # Fresh 62's 1590: the 7 resting 55 mm off the left cushion by the foot-left corner, hit
+    # at 1.3 m/s into it; clear of the cushions it was seen only on its spot and 9 mm on
+    # (2 mm off its way): too short a run to head it. By its sightings nearer the cushion it
+    # clipped the left jaw. (Judged from the shot's first contact, the cue ball's on the 6
+    # 1.7 s before: its sightings at rest are part of its run.)
+    seen = [(2439.8, 54.0), (2447.7, 50.6), (2458.9, 35.5), (2473.7, 18.3), (2492.8, 8.6)]
+    xy = np.array([seen[0]] * 10 + seen[1:] + [seen[-1]] * 3)
+    times = 32.333 + np.arange(len(xy)) / FPS
+    path = Path(7, times, xy, np.arange(len(xy)) < len(xy) - 3, seen[0])
+    assert [e.rail for e in jaw_contacts(path, TABLE, "FL", 30.808)] == ["left"]
+
+
+def test_a_ball_headed_by_two_sightings_clear_of_the_cushions_met_the_jaw_that_way() -> None:
+    # Fresh 61's 1567: the 1, 65 mm off the head cushion, hit into the head-left corner;
+    # seen clear of the cushions 19 mm apart, then along the head cushion (5 mm off it, its
+    # image leaning out) into the mouth. Its way in is headed by the two: it met the head
+    # jaw. (All its sightings together head it along the cushion, clear of the jaw.)
+    seen = [(65.4, 144.5), (57.1, 127.8), (46.1, 112.0), (38.7, 96.3), (34.7, 81.1)]
+    seen += [(35.0, 69.5), (34.8, 49.2), (36.4, 21.7), (32.2, 15.6)]
+    xy = np.array(seen + [seen[-1]] * 3)
+    times = 23.1833 + np.arange(len(xy)) / 120.0
+    path = Path(1, times, xy, np.arange(len(xy)) < len(seen), seen[0])
+    assert [e.rail for e in jaw_contacts(path, TABLE, "HL", 23.1833)] == ["head"]
+
+
 def test_a_ball_dropping_clean_into_a_corner_touched_no_jaw() -> None:
     fr = TABLE.pockets["FR"]
     assert jaw_contacts(_into(fr, 120.0), TABLE, "FR", 0.0) == []
