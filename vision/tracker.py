@@ -2299,7 +2299,14 @@ class Tracker:
                 return np.zeros(len(found), bool)
             behind, _ = self._to_a_cushion(track.xy, track.xy - track.reached_from)
             margin = max(margin, track.reached_speed * (t - track.reached_at) - 2 * behind)
-        return _back_towards(track.xy, track.reached_from, found, margin)
+        back = _back_towards(track.xy, track.reached_from, found, margin)
+        if track.rest_xy is not None:
+            # (Nor back past the spot it was hit from: its track may have taken the two balls'
+            # blob as they met, on the hitter's side of it (fresh 64's 1644: the 1, its track
+            # 26 mm towards the cue ball in the frame of the hit, then took the cue ball itself,
+            # 56 mm back past the 1's spot, over the 1's own streak).)
+            back |= _back_towards(track.rest_xy, track.reached_from, found, margin)
+        return back
 
     @staticmethod
     def _lost_on_its_spot(track: Track) -> bool:

@@ -316,6 +316,23 @@ def test_a_ball_at_rest_in_a_corner_s_jaws_hit_in_and_lost_does_not_come_out_far
     assert one.missing_since is not None
 
 
+def test_a_ball_hit_from_rest_is_not_taken_back_past_its_spot_towards_its_hitter() -> None:
+    # Fresh 64's 1644 (1280x720, 1.3 s of its fourth shot, no pocket pulse in them): the cue
+    # ball at 4.5 m/s hit the yellow 1 by the head cushion. In the frame of the hit the 1's
+    # track took the two balls' blob, 26 mm from its spot towards the cue ball; the next
+    # frame, the cue ball itself, 56 mm back past the 1's spot towards where it came from,
+    # over the 1's own streak going off the other way: the cue ball's track was lost, its
+    # two cushions given to the 1 (and at the shot's end its scratch, the cue ball off the
+    # table). The 1 met the head cushion, the cue ball the left and then the head.
+    (shot,) = shots_in("the_cue_ball_hitting_the_1_hard_by_the_head_cushion_at_1280x720")
+    assert shot["first_contact"] == 1
+    assert shot["rails_after_contact"] == [
+        {"ball": 1, "rail": "head"},
+        {"ball": "cue", "rail": "left"},
+        {"ball": "cue", "rail": "head"},
+    ]
+
+
 def test_a_ball_rattling_in_the_jaws_for_most_of_a_second_comes_back_out() -> None:
     # Fresh 22's 584: the 5 went into the foot-left corner at 1.8 m/s, rattled between the
     # jaws out of sight, and came back onto the cloth 0.55 s after it was last seen; held
