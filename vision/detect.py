@@ -165,21 +165,29 @@ def detect(
         # Balls the tracker knows are here: two balls meeting are two, however they merge.
         # (One in motion may be a ball further on than last seen; one at rest must still be
         # there, not merely touch the blob of the ball that just struck it away.)
-        inside = [
-            m
+        nearby = [
+            (m, depth)
             for m in moving
-            if cv2.pointPolygonTest(blob.contour, (m.x - ox, m.y - oy), True)
+            if (depth := cv2.pointPolygonTest(blob.contour, (m.x - ox, m.y - oy), True))
             > (-radius_half if m.vx or m.vy else 0.0)
         ]
+        # Each ball shows a disc half a pixel wider than its own (its edge pixels, partly
+        # covered, stand out too), by much at 640x360.
+        by_area = _balls_in(blob.area, math.pi * (radius_half + EDGE_PIXELS) ** 2)
+        if len(nearby) > by_area:
+            # A ball in motion expected just outside a blob too small to hold it as well is
+            # elsewhere (fresh 65's 1650: the 1, rolling under the tip of the cue still over
+            # the table, merged with it, while expected a radius off the cue ball's blob:
+            # the cue ball, split in two for it, gave it half its disc to follow).
+            nearby = [(m, depth) for m, depth in nearby if depth >= 0.0]
+        inside = [m for m, _ in nearby]
         known = len(inside)
         if known > 1:
-            # Only what its area holds past the balls known in it is another ball: each
-            # shows a disc half a pixel wider than its own (its edge pixels, partly covered,
-            # stand out too), by much at 640x360 (fresh 58's 1490: the cue ball come to rest
-            # 5 mm from the 7, the two and their shadows three discs' area, split in three
-            # and in two by turns: never at rest, its shot ran on into the next).
-            rimmed = math.pi * (radius_half + EDGE_PIXELS) ** 2
-            blob.count, blob.known = max(_balls_in(blob.area, rimmed), known), known
+            # Only what its area holds past the balls known in it is another ball (fresh
+            # 58's 1490: the cue ball come to rest 5 mm from the 7, the two and their
+            # shadows three discs' area, split in three and in two by turns: never at rest,
+            # its shot ran on into the next).
+            blob.count, blob.known = max(by_area, known), known
             # Blurred no more than its fastest ball's blur, its balls' centres come no
             # closer than at rest by more than that (fresh 8's 235: two rolling slowly
             # together, split in three). One at rest beside one rolling may just have been

@@ -437,6 +437,23 @@ def test_a_ball_blurred_round_by_its_speed_is_the_ball_in_motion_there_not_a_cue
     assert any(np.hypot(d.x - full_res(x), d.y - full_res(y)) < 4 * RADIUS for d in found.discs)
 
 
+def test_a_ball_in_motion_expected_just_off_a_one_ball_blob_is_not_counted_in_it() -> None:
+    # Fresh 65's 1650: the 1, rolling under the tip of the cue still held over the table,
+    # merged with the cue's blob, while the tracker expected it a radius off the blob of
+    # the cue ball rolling by. Counted in that blob, the cue ball was split in two and the
+    # 1's track followed half of it for a second.
+    cue = (20.0, 20.0)
+    score = disc_map([(cue[0] - 1.0, cue[1]), (cue[0] + 1.0, cue[1])])  # a little blurred
+    tracked = (
+        Motion(cue[0], cue[1], 150.0, 60.0),  # the cue ball
+        Motion(cue[0] + 1.5 * RADIUS, cue[1] - 0.5 * RADIUS, 50.0, -180.0),  # the 1
+    )
+    found = detect(score, np.zeros_like(score), RADIUS, moving=tracked)
+    assert [(d.x, d.y) for d in found.discs] == [
+        pytest.approx((full_res(cue[0]), full_res(cue[1])), abs=1.0)
+    ]
+
+
 def test_two_balls_rolling_slowly_together_are_not_split_in_three() -> None:
     # Foreground scores of a rendered recording at 640x360 and 120 fps (fresh 8's 235, 4.6
     # s): the 1 and the 9 meet rolling at half a metre a second, one blob. Shaded, it covers
