@@ -333,6 +333,21 @@ def test_a_ball_hit_from_rest_is_not_taken_back_past_its_spot_towards_its_hitter
     ]
 
 
+def test_a_ball_just_hit_found_on_its_hitters_side_is_given_no_way_back_at_it() -> None:
+    # Fresh 65's 1664 (1280x720, 1.05 s of its fourth shot): the cue ball at 5 m/s hit the
+    # blue 2 resting 41 mm off the right cushion. In the frame of the hit the 2's track took
+    # the two balls' blob, 11 mm from its spot towards the cue ball, and with it a way back
+    # along the cue ball's: its own disc, 120 mm on the other way, lay behind that way, and
+    # the 2 was lost for the rest of the shot (7 s), its right and head cushions with it.
+    (shot,) = shots_in("the_cue_ball_hitting_the_2_hard_along_the_right_cushion_at_1280x720")
+    assert shot["first_contact"] == 2
+    assert shot["rails_after_contact"] == [
+        {"ball": 2, "rail": "right"},
+        {"ball": 2, "rail": "head"},
+        {"ball": "cue", "rail": "foot"},
+    ]
+
+
 def test_a_ball_rattling_in_the_jaws_for_most_of_a_second_comes_back_out() -> None:
     # Fresh 22's 584: the 5 went into the foot-left corner at 1.8 m/s, rattled between the
     # jaws out of sight, and came back onto the cloth 0.55 s after it was last seen; held
