@@ -891,7 +891,7 @@ def cushion_contacts(
             turns.append(_cushion_event(path.key, rail, t_hit, frozen_until))
     # One contact seen both ways (a turn, then a turn out of sight) is one, timed by the
     # first: a cushion met just before the first contact is not met again after it.
-    events = [e for e in _merge_same(turns) if e.t >= t_from + ORDER_UNCERTAIN_S]
+    events = [e for e in merge_same_contacts(turns) if e.t >= t_from + ORDER_UNCERTAIN_S]
     # A ball that rolls into a cushion and stops there has touched it (one that went on
     # into a pocket was last seen in the pocket's mouth, past the cushion lines). One that
     # stops facing a pocket's mouth, in sight, touches only a jaw there, if any (fresh 19's
@@ -924,7 +924,7 @@ def cushion_contacts(
         # Down in the pocket it touches nothing more: a turn seen after that is its track
         # on something else (the cue ball following it into the mouth).
         events = [e for e in events if e.t <= departure.t]
-    return _merge_same(events)
+    return merge_same_contacts(events)
 
 
 def _touching(
@@ -1413,7 +1413,9 @@ def _inward_normal(rail: Rail) -> F64:
     }[rail]
 
 
-def _merge_same(events: list[Event]) -> list[Event]:
+def merge_same_contacts(events: list[Event]) -> list[Event]:
+    """Rail events, one for each ball's contact with a rail (contracts §3: its touches
+    within SAME_CONTACT_S are one)."""
     events.sort(key=lambda e: e.t)
     kept: list[Event] = []
     for event in events:

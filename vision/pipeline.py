@@ -31,6 +31,7 @@ from vision.events import (
     first_mover,
     hit_out_of_sight,
     jaw_contacts,
+    merge_same_contacts,
     put_down_by_hand,
     stayed_on_the_table,
     strike_time,
@@ -489,7 +490,10 @@ class ShotDetector:
                     events.extend(e for e in jaws if e.t >= t_first)
             else:
                 events.append(Event(drop.t, "off_table", (drop.key,)))
-        events.sort(key=lambda e: e.t)
+        # (A cushion touched by a pocket and that pocket's jaw on it, each found in its
+        # way, within SAME_CONTACT_S are one contact.)
+        touches = merge_same_contacts([e for e in events if e.type == "rail"])
+        events = sorted([e for e in events if e.type != "rail"] + touches, key=lambda e: e.t)
         if not events and cue is not None and put_down_by_hand(cue):
             self._shots -= 1
             return None

@@ -10,6 +10,7 @@ import pytest
 from vision.events import (
     F64,
     Disappearance,
+    Event,
     Path,
     cushion_contacts,
     disappearance,
@@ -18,6 +19,7 @@ from vision.events import (
     hit_out_of_sight,
     jaw_contacts,
     lost_at_pocket,
+    merge_same_contacts,
     put_down_by_hand,
     stayed_on_the_table,
     strike_time,
@@ -1993,3 +1995,22 @@ def _ray_time(p0: F64, velocity: F64, centre: F64, radius: float) -> float:
     a, b = float(velocity @ velocity), 2 * float(rel @ velocity)
     c = float(rel @ rel) - radius * radius
     return (-b - math.sqrt(b * b - 4 * a * c)) / (2 * a)
+
+
+def test_a_balls_touches_of_one_rail_within_a_tenth_of_a_second_are_one_contact() -> None:
+    # contracts §3; the cushion by a pocket and that pocket's jaw on it are found apart.
+    merged = merge_same_contacts(
+        [
+            Event(1.012, "rail", ("cue",), rail="head"),
+            Event(1.000, "rail", ("cue",), rail="head"),
+            Event(1.005, "rail", (2,), rail="head"),
+            Event(1.006, "rail", ("cue",), rail="left"),
+            Event(1.150, "rail", ("cue",), rail="head"),
+        ]
+    )
+    assert [(e.t, e.balls, e.rail) for e in merged] == [
+        (1.000, ("cue",), "head"),
+        (1.005, (2,), "head"),
+        (1.006, ("cue",), "left"),
+        (1.150, ("cue",), "head"),
+    ]
