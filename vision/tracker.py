@@ -2298,8 +2298,7 @@ class Tracker:
                 or self._rested_against_others(track)
             ):
                 return np.zeros(len(found), bool)
-            behind, _ = self._to_a_cushion(track.xy, track.xy - track.reached_from)
-            margin = max(margin, track.reached_speed * (t - track.reached_at) - 2 * behind)
+            margin = max(margin, self._back_off_the_cushion_behind(track, t - track.reached_at))
         back = _back_towards(track.xy, track.reached_from, found, margin)
         if track.rest_xy is not None:
             # (Nor back past the spot it was hit from: its track may have taken the two balls'
@@ -2309,21 +2308,33 @@ class Tracker:
             back |= _back_towards(track.rest_xy, track.reached_from, found, margin)
         return back
 
+    def _back_off_the_cushion_behind(self, track: Track, since_s: float) -> float:
+        """How far back past where it was hit a ball hit `since_s` ago can have come, off the
+        cushion behind it at its hitter's pace (negative: not back yet)."""
+        assert track.reached_from is not None
+        behind, _ = self._to_a_cushion(track.xy, track.xy - track.reached_from)
+        return track.reached_speed * since_s - 2 * behind
+
     def _on_its_hitters_side(self, track: Track, xy: NDArray[np.float64], t: float) -> bool:
-        """Whether a ball just hit off its spot is found back of it towards its hitter: that
-        is the two balls' blob as they meet, not a step of its own, which would give it a
-        way back at its hitter (fresh 65's 1664: the 2, hit at 5 m/s, found 11 mm towards
-        the cue ball in the frame of the hit, was given a way back along the cue ball's,
-        and its own disc, 120 mm on the other way, lay behind it: lost for 7 s)."""
-        return (
-            track.reached_from is not None
-            and track.reached_at is not None
-            and track.rest_xy is not None
-            and not track.strayed
-            and t - track.reached_at <= JUST_HIT_S
-            and not self._rested_against_others(track)
-            and bool(_back_towards(track.rest_xy, track.reached_from, xy[None, :], MOVED_MM)[0])
-        )
+        """Whether a ball just hit off its spot is found back of it towards its hitter
+        (farther than it can have come off the cushion behind it): that is the two balls'
+        blob as they meet, not a step of its own, which would give it a way back at its
+        hitter (fresh 65's 1664: the 2, hit at 5 m/s, found 11 mm towards the cue ball in
+        the frame of the hit, was given a way back along the cue ball's, and its own disc,
+        120 mm on the other way, lay behind it: lost for 7 s)."""
+        if (
+            track.reached_from is None
+            or track.reached_at is None
+            or track.rest_xy is None
+            or track.strayed
+            or t - track.reached_at > JUST_HIT_S
+            or self._rested_against_others(track)
+        ):
+            return False
+        # (Hit at any time since it was last seen at rest.)
+        since = t - min(track.reached_at, track.t)
+        margin = max(MOVED_MM, self._back_off_the_cushion_behind(track, since))
+        return bool(_back_towards(track.rest_xy, track.reached_from, xy[None, :], margin)[0])
 
     @staticmethod
     def _lost_on_its_spot(track: Track) -> bool:

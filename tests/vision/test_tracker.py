@@ -348,6 +348,23 @@ def test_a_ball_just_hit_found_on_its_hitters_side_is_given_no_way_back_at_it() 
     ]
 
 
+def test_a_ball_hit_into_the_cushion_just_behind_it_is_seen_coming_back_past_its_spot() -> None:
+    # Held-out 002's fourth shot under the dark camera look (0.85 s): the cue ball at 3 m/s
+    # hit the 2 resting 10 mm off the left cushion, and went on into the head-left corner;
+    # the 2 met the cushion 4 ms later and came back past its spot towards where the cue
+    # ball came from, 22 mm a frame on. A ball found on its hitter's side is held on its
+    # spot only farther back than it can have come off the cushion behind it (held there,
+    # the 2 was lost, and the cue ball's scratch was called the 2's pot). The cue ball met
+    # the head cushion and the corner's jaw on it 12 ms apart: one contact.
+    (shot,) = shots_in("a_ball_hit_into_the_cushion_just_behind_it_under_a_dark_exposure")
+    assert shot["first_contact"] == 2
+    assert shot["rails_after_contact"] == [
+        {"ball": 2, "rail": "left"},
+        {"ball": "cue", "rail": "head"},
+    ]
+    assert shot["pocketed"] == [{"ball": "cue", "pocket": "HL"}]
+
+
 def test_a_ball_rattling_in_the_jaws_for_most_of_a_second_comes_back_out() -> None:
     # Fresh 22's 584: the 5 went into the foot-left corner at 1.8 m/s, rattled between the
     # jaws out of sight, and came back onto the cloth 0.55 s after it was last seen; held
