@@ -1453,6 +1453,27 @@ def test_a_ball_lost_in_a_pocket_mouth_may_hit_only_a_ball_beside_it_until_it_dr
     assert not tracker._may_be_hit(two, three.t + POCKET_RATTLE_S + 0.1)
 
 
+def test_the_cue_ball_hidden_going_by_the_cue_following_through_may_just_have_hit() -> None:
+    # Fresh 66's 1692: the cue ball, struck 8 mm from the 1, was seen 19 mm on and hidden the
+    # next frame under the cue following through, as the 1 went off; the 1, held unhit at
+    # rest, lost its own disc 36 mm on and was not followed for 0.9 s. The cue ball out of
+    # sight a moment after it was seen going may have hit what lies on its way; not long
+    # after (it may be anywhere by then, and what is struck out of sight is judged by the
+    # cue over it: _in_reach_of_the_unseen_cue_ball), nor a ball off its way.
+    tracker = Tracker(CALIBRATION, ("cue", 3, 8))
+    tracker.update(
+        0.0, frame({(1000.0, 600.0): WHITE, (1065.0, 600.0): RED, (1000.0, 300.0): BLACK})
+    )
+    cue, three, eight = (
+        next(tr for tr in tracker.tracks.values() if tr.key == k) for k in ("cue", 3, 8)
+    )
+    cue.xy, cue.velocity, cue.t = np.array([1019.0, 600.0]), np.array([1100.0, 0.0]), 0.5
+    cue.missing_since = 0.5 + 1 / 60
+    assert tracker._may_be_hit(three, 0.5 + 1 / 60)
+    assert not tracker._may_be_hit(eight, 0.5 + 1 / 60)
+    assert not tracker._may_be_hit(three, 0.5 + 0.2)
+
+
 def test_a_stripe_rolling_its_white_into_view_is_followed() -> None:
     # The 9 rolls after the cue ball stops dead on its spot: its band turns over the top and
     # back, so the middle of its disc (a few pixels, its band and white averaged) goes from
