@@ -2751,7 +2751,13 @@ class Tracker:
             if self._struck_step_only(track):
                 return None
             reach_t, at, _ = self._cushion_ahead(track)
-            return at if reach_t <= t - track.t and self._in_a_mouth(at) else None
+            if reach_t > t - track.t or not self._in_a_mouth(at):
+                return None
+            # (Not with a ball in its way there: it met that first, and went off it anywhere
+            # (fresh 66's 1697: the 3, lost under the player's arm heading for a side pocket,
+            # cut the 8 on its way; held to come back out of that mouth if at all, it was not
+            # followed through its two cushions in the open after).)
+            return None if len(self._balls_in_way(track, track.xy, at)) else at
         if (
             track.reached_at is None
             or track.reached_from is None

@@ -1474,6 +1474,23 @@ def test_the_cue_ball_hidden_going_by_the_cue_following_through_may_just_have_hi
     assert not tracker._may_be_hit(three, 0.5 + 0.2)
 
 
+@pytest.mark.parametrize("in_its_way", [True, False])
+def test_a_ball_lost_heading_into_a_mouth_with_a_ball_in_its_way_met_that_ball_first(
+    in_its_way: bool,
+) -> None:
+    # Fresh 66's 1697: the 3, lost under the player's arm heading for a side pocket at 2
+    # m/s, cut the 8 resting in its way first and came out from under the arm far from
+    # both; held to have gone into the mouth (down, or back out of it there), it was not
+    # followed through its next two cushions. With nothing in its way it did go in.
+    tracker = Tracker(CALIBRATION, ("cue", 3, 8))
+    eight = (1340.0, 130.0) if in_its_way else (1700.0, 130.0)
+    tracker.update(0.0, frame({(2000.0, 900.0): WHITE, (1300.0, 700.0): RED, eight: BLACK}))
+    three = next(tr for tr in tracker.tracks.values() if tr.key == 3)
+    three.xy, three.velocity, three.t = np.array([1300.0, 230.0]), np.array([0.0, -2300.0]), 0.5
+    three.missing_since = 0.5 + 1 / 60
+    assert tracker._lost_going_in(three, 0.5 + 0.2) is not in_its_way
+
+
 def test_a_stripe_rolling_its_white_into_view_is_followed() -> None:
     # The 9 rolls after the cue ball stops dead on its spot: its band turns over the top and
     # back, so the middle of its disc (a few pixels, its band and white averaged) goes from
