@@ -2498,25 +2498,25 @@ class Tracker:
     def _ball_reaching(self, track: Track, t: float) -> Track | None:
         """A ball in motion that may just have reached `track`'s ball (_on_path_of). Not the
         cue ball out of sight (_in_reach_of_the_unseen_cue_ball), unless it went out of
-        sight going, a moment ago, under the cue following through (fresh 66's 1692: the cue
-        ball, struck 8 mm from the 1, was seen 19 mm on and hidden the next frame; the 1,
-        found 10 mm off its spot then 36 mm, was held unhit at rest and lost for 0.9 s)."""
-        return next(
-            (
-                other
-                for other in self.tracks.values()
-                if other is not track
-                and (other.moving or self._in_play(other))
-                and not (
-                    other.key == "cue"
-                    and other.missing_since is not None
-                    and (not other.moving or t - other.missing_since > JUST_HIT_S)
-                )
-                and not self._dropped(other, t)
-                and self._on_path_of(other, track, t)
-            ),
-            None,
-        )
+        sight going, a moment ago, under the cue following through: then what lay on its way
+        straight on (fresh 66's 1692: the cue ball, struck 8 mm from the 1, was seen 19 mm on
+        and hidden the next frame; the 1, found 10 mm off its spot then 36 mm, was held unhit
+        at rest and lost for 0.9 s), not anywhere it may have turned since (fresh 62's 1596:
+        the cue ball at 4.8 m/s, out of sight as it met the 1, would have reached the 3 under
+        the player's arm 230 mm back beside its way)."""
+        for other in self.tracks.values():
+            if other is track or not (other.moving or self._in_play(other)):
+                continue
+            cue_ball_lost_at = other.missing_since if other.key == "cue" else None
+            if cue_ball_lost_at is not None and (
+                not other.moving or t - cue_ball_lost_at > JUST_HIT_S
+            ):
+                continue
+            if not self._dropped(other, t) and self._on_path_of(
+                other, track, t, turned=cue_ball_lost_at is None
+            ):
+                return other
+        return None
 
     def _by_the_vanished_cue_ball(self, track: Track, t: float) -> bool:
         """Whether an object ball at rest is within reach (as far as positions tell) of the
@@ -2601,13 +2601,15 @@ class Tracker:
                 first = min(first, meets)
         return None if math.isinf(first) else np.asarray(track.xy + heading * first)
 
-    def _on_path_of(self, other: Track, track: Track, t: float) -> bool:
+    def _on_path_of(self, other: Track, track: Track, t: float, turned: bool = True) -> bool:
         """Whether a ball in motion may have hit `track`'s ball: its path over the last look
         back (from its spot if it left that since) on to where it is by now comes within two
         radii, measurement allowed for. A ball struck away from one beside it has not hit it:
         seen going, a ball does not hit one behind where it started (fresh 58's 1494: the 8 5
         mm from the cue ball's side, the cue ball struck away from it, the 8 seen 7 mm off
-        its spot past the cue over it was held hit, and the first contact was the 8's).
+        its spot past the cue over it was held hit, and the first contact was the 8's). A
+        ball lost in motion may have turned anywhere within its pace's reach since, unless
+        not `turned`: then it went straight on.
 
         A ball lost in a pocket's mouth is in the mouth until it is seen coming out: it can
         have met only a ball beside where it was lost (rolling on unseen from there, it let
@@ -2630,11 +2632,12 @@ class Tracker:
         dx, dy = ox + vx * ahead_s - sx, oy + vy * ahead_s - sy
         px, py = float(track.xy[0]) - sx, float(track.xy[1]) - sy
         slack = REACH_SLACK_MM
-        if other.missing_since is not None:  # lost in motion: it may have turned anywhere
+        lost = other.missing_since is not None
+        if lost and turned:  # lost in motion: it may have turned anywhere
             slack += speed * ahead_s
         along = px * dx + py * dy
         length2 = dx * dx + dy * dy
-        if other.missing_since is None and along < -REACH_SLACK_MM * math.sqrt(length2):
+        if not (lost and turned) and along < -REACH_SLACK_MM * math.sqrt(length2):
             return False
         if along > 0:
             # Ahead of where it started: its blurred centre lags where it was.
