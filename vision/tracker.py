@@ -2498,18 +2498,24 @@ class Tracker:
     def _ball_reaching(self, track: Track, t: float) -> Track | None:
         """A ball in motion that may just have reached `track`'s ball (_on_path_of). Not the
         cue ball out of sight (_in_reach_of_the_unseen_cue_ball), unless it went out of
-        sight going, a moment ago, under the cue following through: then what lay on its way
-        straight on (fresh 66's 1692: the cue ball, struck 8 mm from the 1, was seen 19 mm on
-        and hidden the next frame; the 1, found 10 mm off its spot then 36 mm, was held unhit
-        at rest and lost for 0.9 s), not anywhere it may have turned since (fresh 62's 1596:
-        the cue ball at 4.8 m/s, out of sight as it met the 1, would have reached the 3 under
-        the player's arm 230 mm back beside its way)."""
+        sight in its first moments off its spot, a moment ago, under the cue following
+        through: then what lay on its way straight on (fresh 66's 1692: the cue ball, struck
+        8 mm from the 1, was seen 19 mm on and hidden the next frame; the 1, found 10 mm off
+        its spot then 36 mm, was held unhit at rest and lost for 0.9 s), not anywhere it may
+        have turned since (fresh 62's 1596: the cue ball at 4.8 m/s, out of sight as it met
+        the 1, would have reached the 3 under the player's arm 230 mm back beside its way).
+        (Lost later on its way, it met what it was lost by: the whole rack's break, its cue
+        ball lost in the rack's blob, held to have hit the 4 there, which lost three
+        cushions.)"""
         for other in self.tracks.values():
             if other is track or not (other.moving or self._in_play(other)):
                 continue
             cue_ball_lost_at = other.missing_since if other.key == "cue" else None
             if cue_ball_lost_at is not None and (
-                not other.moving or t - cue_ball_lost_at > JUST_HIT_S
+                not other.moving
+                or t - cue_ball_lost_at > JUST_HIT_S
+                or other.left_at is None
+                or cue_ball_lost_at - other.left_at > FIRST_STEPS_S
             ):
                 continue
             if not self._dropped(other, t) and self._on_path_of(

@@ -1471,10 +1471,14 @@ def test_the_cue_ball_hidden_going_by_the_cue_following_through_may_just_have_hi
         next(tr for tr in tracker.tracks.values() if tr.key == k) for k in ("cue", 3, 8)
     )
     cue.xy, cue.velocity, cue.t = np.array([1019.0, 600.0]), np.array([4800.0, 0.0]), 0.5
-    cue.missing_since = 0.5 + 1 / 60
+    cue.left_at, cue.missing_since = 0.5, 0.5 + 1 / 60
     assert tracker._may_be_hit(three, 0.5 + 1 / 60)
     assert not tracker._may_be_hit(eight, 0.5 + 3 / 60)
     assert not tracker._may_be_hit(three, 0.5 + 0.2)
+    # Lost later on its way, it met what it was lost by (the whole rack's break: lost in the
+    # rack's blob, it was held to have hit the 4 there, which lost three cushions).
+    cue.left_at = 0.3
+    assert not tracker._may_be_hit(three, 0.5 + 1 / 60)
 
 
 @pytest.mark.parametrize("in_its_way", [True, False])
