@@ -356,6 +356,9 @@ class Tracker:
         # come to rest, or a spot a ball left, stays changed from the reference, frame after
         # frame, as it is.
         self._windows: dict[tuple[int, int, int, int], _Window] = {}
+        # For each ball lost heading into a pocket's mouth: the frame it was last asked about,
+        # and whether a ball lay in its way there then (_mouth_gone_into).
+        self._ways_in: dict[Track, tuple[float, bool]] = {}
 
     # -- per frame ---------------------------------------------------------------------------
 
@@ -2768,11 +2771,12 @@ class Tracker:
             # held to come back out of that mouth if at all, it was not followed through its
             # two cushions in the open after). Its way is known to a few degrees only: fresh
             # 35's 912's cue ball, headed 61 mm past the 5's centre, went in, and was felt.)
-            if len(self._balls_in_way(track, track.xy, at)) and not self._pulsed_since(
-                at, track.missing_since
-            ):
-                return None
-            return at
+            # (Asked for every pair of balls while it is lost: worked out once a frame.)
+            blocked = self._ways_in.get(track)
+            if blocked is None or blocked[0] != t:
+                blocked = (t, bool(len(self._balls_in_way(track, track.xy, at))))
+                self._ways_in[track] = blocked
+            return None if blocked[1] and not self._pulsed_since(at, track.missing_since) else at
         if (
             track.reached_at is None
             or track.reached_from is None
