@@ -1162,11 +1162,11 @@ def _struck_into_unseen(
     frozen_until: dict[Rail, float],
     others: Sequence[Path],
 ) -> list[Event]:
-    """The cushion a ball resting near it (not frozen to it) was struck into,
-    when it is first seen again farther from it than it rested, seen only nearer it before
-    (and nearer each time): it went into it and came back out unseen (the ball that hit it
-    beside it, or its blur on dark cloth). A ball hit is driven along the line from the
-    hitter's centre through its own. (Its sightings touching another ball, `others`, are
+    """The cushion a ball resting near it (not frozen to it) was struck into, when it went
+    into it and came back out unseen (the ball that hit it beside it, or its blur on dark
+    cloth): _in_and_out_unseen, _sent_back_off, and for one resting farther off,
+    _driven_in_and_back_unseen. A ball hit is driven along the line from the hitter's
+    centre through its own. (Its sightings touching another ball, `others`, are
     not where it was: the two are one blob, its centre pulled towards the other's.)"""
     start = np.asarray(path.start, np.float64)
     drive = start - np.asarray(struck_from, np.float64)
@@ -1201,42 +1201,91 @@ def _struck_into_unseen(
         # (One resting nearer than FROZEN_MM is frozen to it: its own look.)
         if rested[r] < FROZEN_MM:
             continue
-        farther = np.nonzero(gaps[:, r] > rested[r])[0]
-        if not len(farther) or np.any(np.diff(gaps[: farther[0], r]) > 0):
-            continue
-        first = farther[0]
-        # From where it was last seen going in (or its spot) to where it was seen coming out.
-        t_in, gap_in = (
-            (float(path.t[later[first - 1]]), float(gaps[first - 1, r]))
-            if first
-            else (t_hit, float(rested[r]))
-        )
-        # (Seen past the touching line going in, it was at the cushion then: fresh 26's 683,
-        # the 1 seen 1 mm past it, timed before the hit that sent it there.)
-        gap_in = max(gap_in, 0.0)
-        # In along its drive and back out by then, it went at least as fast as that way asks
-        # (fresh 55's 1416: the 5, 8 mm off the left cushion, hit thin by the cue ball come
-        # back off that cushion, went along it at 0.3 m/s, first seen 1 mm farther from it
-        # 16 ms after: the cue ball's place before its bounce drove it in on paper). (A
-        # frame's time is the middle of its exposure, the hit's placed to a fraction of one:
-        # half a frame more; held-out 010 under the soft-focus look, the 2 seen 6 mm on in
-        # the frame of the hit, at 2.6 m/s.)
-        t_out = float(path.t[later[first]]) + 0.5 * path.frame_interval()
-        way_in = gap_in / into
-        way = way_in + float(gaps[first, r])
-        pace = _pace_after(path, later[first:])
-        if (
-            pace is not None
-            and way > PACE_LOST_AT_CUSHION * pace * (t_out - t_in) + POSITION_NOISE_MM
-        ):
-            continue
-        share = way_in / way
-        out.append(
-            _cushion_event(
-                path.key, rail, t_in + share * float(path.t[later[first]] - t_in), frozen_until
-            )
-        )
+        met = _in_and_out_unseen(path, later, t_hit, into, rested[r], gaps[:, r])
+        if met is None:
+            met = _sent_back_off(path, table, r, later, gaps[:, r], rested[r], t_hit, others)
+        if met is not None:
+            out.append(_cushion_event(path.key, rail, met, frozen_until))
     return out
+
+
+def _in_and_out_unseen(
+    path: Path, later: list[int], t_hit: float, into: float, rested: float, gaps: F64
+) -> float | None:
+    """When a ball struck from rest (`into` of its drive towards a cushion it `rested` within
+    reach of) met that cushion, if it went in and came back out unseen: first seen (`later`,
+    its sightings off its spot, and `gaps`, theirs to the cushion) farther off than it
+    rested, seen only nearer before (and nearer each time), fast enough to have been in and
+    out by then."""
+    farther = np.nonzero(gaps > rested)[0]
+    if not len(farther) or np.any(np.diff(gaps[: farther[0]]) > 0):
+        return None
+    first = farther[0]
+    # From where it was last seen going in (or its spot) to where it was seen coming out.
+    t_in, gap_in = (
+        (float(path.t[later[first - 1]]), float(gaps[first - 1])) if first else (t_hit, rested)
+    )
+    # (Seen past the touching line going in, it was at the cushion then: fresh 26's 683,
+    # the 1 seen 1 mm past it, timed before the hit that sent it there.)
+    gap_in = max(gap_in, 0.0)
+    # In along its drive and back out by then, it went at least as fast as that way asks
+    # (fresh 55's 1416: the 5, 8 mm off the left cushion, hit thin by the cue ball come
+    # back off that cushion, went along it at 0.3 m/s, first seen 1 mm farther from it
+    # 16 ms after: the cue ball's place before its bounce drove it in on paper). (A
+    # frame's time is the middle of its exposure, the hit's placed to a fraction of one:
+    # half a frame more; held-out 010 under the soft-focus look, the 2 seen 6 mm on in
+    # the frame of the hit, at 2.6 m/s.)
+    t_out = float(path.t[later[first]]) + 0.5 * path.frame_interval()
+    way_in = gap_in / into
+    way = way_in + float(gaps[first])
+    pace = _pace_after(path, later[first:])
+    if pace is not None and way > PACE_LOST_AT_CUSHION * pace * (t_out - t_in) + POSITION_NOISE_MM:
+        return None
+    return t_in + way_in / way * float(path.t[later[first]] - t_in)
+
+
+def _sent_back_off(
+    path: Path,
+    table: Table,
+    r: int,
+    later: list[int],
+    gaps: F64,
+    rested: float,
+    t_hit: float,
+    others: Sequence[Path],
+) -> float | None:
+    """When a ball struck into cushion `r` from within reach of it met it, judged by where it
+    went rather than by how fast: seen going in (nearer it than it `rested` by more than a
+    ball at rest jitters), then (`later`, its sightings clear of other balls, `gaps` theirs
+    to the cushion) a ball's width farther off than it rested, without stopping on the way
+    and with no ball meeting it from the cushion's side to send it back. Going towards the
+    cushion, nothing else turns it (fresh 67's 1724: the 2, 21 mm off the head cushion,
+    struck full into it by the cue ball, came back into the stunned cue ball at once and
+    went on slowly: slower than twice the pace it went in at, and seen going in and on its
+    way back only beside the cue ball). It met it when it was seen nearest it."""
+    back = np.nonzero(gaps > rested + 2 * BALL_RADIUS_MM)[0]
+    if not len(back):
+        return None
+    until = float(path.t[later[int(back[0])]])
+    between = np.nonzero(path.seen & (path.t > t_hit) & (path.t <= until))[0]
+    times, pts = path.t[between], path.xy[between]
+    for k in range(len(between)):
+        window = (times >= times[k]) & (times <= times[k] + STILL_S + 1e-6)
+        if times[window][-1] - times[k] >= STILL_S - 1e-6 and (
+            np.linalg.norm(pts[window] - pts[k], axis=1).max() <= STILL_MM
+        ):
+            return None  # it stopped: what sent it on was another hit
+    own = table.rail_gaps(pts)[:, r]
+    if not len(own) or own.min() >= rested - CUSHION_PROMINENCE_MM:
+        return None
+    for other in others:
+        if not other.seen.any():
+            continue
+        where = other.at_times(times)
+        near = np.linalg.norm(pts - where, axis=1) <= TOUCHING_MM
+        if np.any(near & (table.rail_gaps(where)[:, r] < own)):
+            return None
+    return float(times[int(np.argmin(own))])
 
 
 def _pace_after(path: Path, seen: list[int]) -> float | None:

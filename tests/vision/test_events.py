@@ -945,6 +945,51 @@ def test_a_ball_struck_into_its_cushion_seen_on_in_the_frame_of_the_hit_met_it()
     assert [e.rail for e in cushion_contacts(two, TABLE, 23.0498, struck_from=hitter)] == ["right"]
 
 
+def _back_into_its_hitter(stop_for: int = 0) -> tuple[Path, Path, list[Path]]:
+    """Fresh 67's 1724 (60 fps): the 2 rests 21 mm off the head cushion; the cue ball hits
+    it full into it and stops dead; the 2 comes back off it into the cue ball at once (the
+    two one blob, the 2 seen only 7 mm nearer the cushion) and goes on slowly, away from
+    the cushion and along it. `stop_for`: frames the 2 rests after the cue ball stops it."""
+    n = 60
+    times = 13.9 + np.arange(n) / FPS
+    cue_x = [230.0, 200.0, 170.0, 140.0, 107.0, 106.0, 118.0, 139.0, 160.0, 180.0]
+    cue_x += [200.0 + 20 * k for k in range(n - len(cue_x))]
+    cue_xy = np.stack([cue_x, np.full(n, 652.0)], axis=1)
+    cue = Path("cue", times, cue_xy, np.ones(n, bool), (230.0, 652.0))
+    x = [49.5] * 4 + [46.0, 43.0] + [48.0] * (4 + stop_for) + [49.0]
+    y = [657.0] * 6 + [661.0, 664.0, 666.0] + [669.0] * (1 + stop_for) + [671.0]
+    x += [49.0 + 2.5 * (k + 1) for k in range(n - len(x))]
+    y += [671.0 + 2.5 * (k + 1) for k in range(n - len(y))]
+    two = Path(2, times, np.stack([x, y], axis=1), np.ones(n, bool), (49.5, 657.0))
+    return two, cue, [cue]
+
+
+def test_a_ball_struck_into_a_cushion_and_back_into_its_stunned_hitter_touched_it() -> None:
+    # Seen on its way back first beside the cue ball, then going away slowly (its pace taken
+    # by the cue ball it met again), it was seen nearer each time only while one blob with it.
+    two, cue, others = _back_into_its_hitter()
+    t_hit = 13.9646
+    (event,) = cushion_contacts(two, TABLE, t_hit, struck_from=cue.at(t_hit), others=others)
+    assert event.rail == "head"
+    assert event.t == pytest.approx(two.t[5])  # when it was seen nearest the cushion
+    # Struck along the cushion (from beside it), nothing says it went in.
+    beside = (49.5, 657.0 + 2 * BALL_RADIUS_MM)
+    assert cushion_contacts(two, TABLE, t_hit, struck_from=beside, others=others) == []
+
+
+def test_a_ball_struck_towards_a_cushion_sent_back_by_something_else_did_not_touch_it() -> None:
+    t_hit = 13.9646
+    # A ball resting by the cushion beside its spot, between it and the cushion as it went
+    # in, may have sent it back.
+    two, cue, others = _back_into_its_hitter()
+    three = Path(3, two.t, np.tile([30.0, 602.0], (60, 1)), np.ones(60, bool), (30.0, 602.0))
+    hitter = cue.at(t_hit)
+    assert cushion_contacts(two, TABLE, t_hit, struck_from=hitter, others=[*others, three]) == []
+    # Stopped by the cue ball, it rested: what sent it away later was another hit.
+    two, cue, others = _back_into_its_hitter(stop_for=14)
+    assert cushion_contacts(two, TABLE, t_hit, struck_from=cue.at(t_hit), others=others) == []
+
+
 def test_the_cue_ball_out_of_sight_as_it_hits_drives_the_ball_no_known_way() -> None:
     # Fresh 50's 1284: the cue ball, under the cue for a second from its strike, comes off
     # the foot cushion into the 1 resting 36 mm off it, and the 1 goes away from the
