@@ -184,24 +184,27 @@ def look_at(planes: Planes, y_half: NDArray[np.uint8], cloth: ClothModel, x: flo
     n = float(len(lum))
     if n == 0:
         return Look(0, 0, 0, (0, 0), 0)
-    cu = float(u[coloured].mean()) / level if coloured.any() else 0.0
-    cv = float(v[coloured].mean()) / level if coloured.any() else 0.0
+    # (Counted with count_nonzero: a third of .sum()'s and .any()'s cost on a ball's pixels.)
+    n_coloured = np.count_nonzero(coloured)
+    cu = float(u[coloured].mean()) / level if n_coloured else 0.0
+    cv = float(v[coloured].mean()) / level if n_coloured else 0.0
     plain = ~white
-    tu = float(u[plain].mean()) / level if plain.any() else 0.0
-    tv = float(v[plain].mean()) / level if plain.any() else 0.0
+    n_plain = np.count_nonzero(plain)
+    tu = float(u[plain].mean()) / level if n_plain else 0.0
+    tv = float(v[plain].mean()) / level if n_plain else 0.0
     clipped = (
         _clipped(planes, raw[coloured], u[coloured], v[coloured]).mean(axis=0)
-        if coloured.any()
+        if n_coloured
         else np.zeros(3)
     )
     return Look(
-        white=float(white.sum()) / n,
-        dark=float(dark.sum()) / n,
-        colour=float(coloured.sum()) / n,
+        white=float(np.count_nonzero(white)) / n,
+        dark=float(np.count_nonzero(dark)) / n,
+        colour=float(n_coloured) / n,
         chroma=(cu, cv),
         weight=n,
         tint=(tu, tv),
-        pale=float(pale.sum()) / n,
+        pale=float(np.count_nonzero(pale)) / n,
         clipped=(float(clipped[0]), float(clipped[1]), float(clipped[2])),
         lit=under / max(cloth.median_y - black, 1.0),
     )

@@ -329,6 +329,7 @@ class Tracker:
         self._motion_cache: dict[MotionKey, Motion] = {}
         self._next_id = 0
         self._change_level: float | None = None
+        self._limits: tuple[int, U8] | None = None  # _change_limits, and the level they hold
         self._rest_mask: U8 | None = None
         table = calibration.table
         # Each pocket's middle and how far from it its mouth reaches (plain numbers: every
@@ -356,9 +357,9 @@ class Tracker:
         # come to rest, or a spot a ball left, stays changed from the reference, frame after
         # frame, as it is.
         self._windows: dict[tuple[int, int, int, int], _Window] = {}
-        # For each ball lost heading into a pocket's mouth: the frame it was last asked about,
-        # and whether a ball lay in its way there then (_mouth_gone_into).
-        self._ways_in: dict[Track, tuple[float, bool]] = {}
+        # The frame last asked about, and for each ball lost heading into a pocket's mouth
+        # then, whether a ball lay in its way there (_mouth_gone_into).
+        self._ways_in: tuple[float, dict[Track, bool]] = (-math.inf, {})
 
     # -- per frame ---------------------------------------------------------------------------
 
@@ -477,6 +478,18 @@ class Tracker:
         """What of |ΔY| + |ΔU| + |ΔV| is a change (more is)."""
         return CHANGE_FLOOR if self._change_level is None else self._change_level
 
+    def _change_limits(self) -> U8:
+        """Over the table's window, the |ΔY| + |ΔU| + |ΔV| each pixel changes by past:
+        the threshold (in whole levels, as cv2.threshold takes it for 8-bit pixels) on the
+        playing surface, and off it 255, past which nothing changes. (One comparison both
+        thresholds the changes and keeps them to the surface.)"""
+        assert self.cloth is not None
+        level = min(math.floor(self._change_threshold), 255)
+        if self._limits is None or self._limits[0] != level:
+            surface = self.cloth.table_mask[self.cloth.table_window] > 0
+            self._limits = (level, np.where(surface, level, 255).astype(np.uint8))
+        return self._limits[1]
+
     def _changes(
         self, y_half: U8, planes: Planes, against: tuple[U8, U8, U8] | None = None
     ) -> U8 | None:
@@ -488,8 +501,7 @@ class Tracker:
             (y_half[window], planes.u[window], planes.v[window]),
             (then[0][window], then[1][window], then[2][window]),
         )
-        _, mask = cv2.threshold(diff, self._change_threshold, 255, cv2.THRESH_BINARY)
-        mask = cv2.bitwise_and(mask, self.cloth.table_mask[window])
+        mask = cv2.compare(diff, self._change_limits(), cv2.CMP_GT)
         if cv2.countNonZero(mask) == 0:
             return None  # (most frames at rest: no need to open it)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
@@ -553,6 +565,7 @@ class Tracker:
         discs: list[Disc] = []
         boxes: list[tuple[int, int, int, int]] = []  # each disc's window
         occluders: list[Occluder] = []
+        self._project_the_tracks()
         moving = self._motions(t)
         known = self._half_res_positions()
         windows: dict[tuple[int, int, int, int], _Window] = {}
@@ -561,13 +574,11 @@ class Tracker:
             box = (x, y, x + w, y + h)
             found = self._found_in(box, planes, y_half, moving, windows)
             # More "balls" than could be here is a hand or an arm over the cloth.
-            inside = int(
-                np.sum(
-                    (known[:, 0] >= x - grow)
-                    & (known[:, 0] <= x + w + grow)
-                    & (known[:, 1] >= y - grow)
-                    & (known[:, 1] <= y + h + grow)
-                )
+            inside = np.count_nonzero(
+                (known[:, 0] >= x - grow)
+                & (known[:, 0] <= x + w + grow)
+                & (known[:, 1] >= y - grow)
+                & (known[:, 1] <= y + h + grow)
             )
             if len(found.discs) > inside + 1:
                 outline = contour.astype(np.float32) * 2 + 0.5
@@ -885,6 +896,15 @@ class Tracker:
             )
         )
 
+    def _project_the_tracks(self) -> None:
+        """Every track's point, and where it is headed a moment on (as _motions_of and
+        _half_res_positions ask), projected together and kept: one projection of many points
+        costs about what one of a single point does."""
+        if self.tracks:
+            xy = np.array([tr.xy for tr in self.tracks.values()])
+            velocity = np.array([tr.velocity for tr in self.tracks.values()])
+            self._pixels(np.vstack([xy, xy + velocity * 0.01, xy + velocity * 0.05]))
+
     def _half_res_positions(self) -> NDArray[np.float64]:
         """Where every known ball is or is headed, in half-resolution pixels."""
         if not self.tracks:
@@ -1096,7 +1116,7 @@ class Tracker:
                     gate = BALL_RADIUS_MM
                 beyond = (dist > BALL_RADIUS_MM) & (dist <= gate) & (unlike <= MAX_COLOUR_GAP)
                 coming = np.zeros(len(found), bool)
-                if beyond.any() and self._spot_covered(track, looks_from):
+                if np.count_nonzero(beyond) and self._spot_covered(track, looks_from):
                     if track.key == "cue" and not self._spot_covered(
                         track, looks_from, COVERED_REACH_RADII
                     ):
@@ -1120,9 +1140,9 @@ class Tracker:
                 )
                 if into_cushion and not at_a_pocket and not self._lost_meeting_a_ball(track):
                     allowed &= self._off_the_cushion(track, found, meet, rail)
-                if dark.any() and not self._may_look_dark(track):
+                if np.count_nonzero(dark) and not self._may_look_dark(track):
                     allowed &= ~dark  # a black ball's darkness, or a shadow's: not this ball
-                if faint.any() and not (track.faint or self.at_a_pocket(track)):
+                if np.count_nonzero(faint) and not (track.faint or self.at_a_pocket(track)):
                     # A ball that stands out of the cloth is found as a change: a faint spot
                     # is none of it (fresh 34's 894: the cue ball, rolling clear of a corner,
                     # jumped back to the shaft of the cue beside the mouth the 2 was lost in).
@@ -1963,7 +1983,8 @@ class Tracker:
         half-resolution pixels)."""
         now = np.array([key[:2] for key in keys])
         later = now + np.array([key[2:4] for key in keys]) * 0.01
-        here, there = np.split(_half_res(self._pixels(np.vstack([now, later]))), 2)
+        both = _half_res(self._pixels(np.vstack([now, later])))
+        here, there = both[: len(keys)], both[len(keys) :]
         return [
             Motion(
                 float(a[0]),
@@ -2248,7 +2269,7 @@ class Tracker:
             return behind
         heading = track.velocity / speed
         behind = (found - track.xy) @ heading < -BALL_RADIUS_MM
-        if not behind.any():
+        if not np.count_nonzero(behind):
             return behind
         reach = max(speed, TURN_BACK_REACH_SPEED_MM_S) * max(t - track.t, 1e-3)
         return behind & ~self._turned_back(track, heading, reach + 2 * BALL_RADIUS_MM, found)
@@ -2772,11 +2793,13 @@ class Tracker:
             # two cushions in the open after). Its way is known to a few degrees only: fresh
             # 35's 912's cue ball, headed 61 mm past the 5's centre, went in, and was felt.)
             # (Asked for every pair of balls while it is lost: worked out once a frame.)
-            blocked = self._ways_in.get(track)
-            if blocked is None or blocked[0] != t:
-                blocked = (t, bool(len(self._balls_in_way(track, track.xy, at))))
-                self._ways_in[track] = blocked
-            return None if blocked[1] and not self._pulsed_since(at, track.missing_since) else at
+            if self._ways_in[0] != t:
+                self._ways_in = (t, {})
+            blocked = self._ways_in[1].get(track)
+            if blocked is None:
+                blocked = bool(len(self._balls_in_way(track, track.xy, at)))
+                self._ways_in[1][track] = blocked
+            return None if blocked and not self._pulsed_since(at, track.missing_since) else at
         if (
             track.reached_at is None
             or track.reached_from is None
@@ -2995,7 +3018,7 @@ class Tracker:
         height, width = edge.shape
         points = np.round(_half_res(outline.reshape(-1, 2).astype(np.float64))).astype(int)
         cols, rows = np.clip(points[:, 0], 0, width - 1), np.clip(points[:, 1], 0, height - 1)
-        return bool(edge[rows, cols].any())
+        return np.count_nonzero(edge[rows, cols]) > 0
 
     def _where_balls_show(self, occluders: tuple[Occluder, ...]) -> U8:
         """Where a ball can lie in sight: not in a throat, nor under or against an arm or a
@@ -3048,7 +3071,7 @@ class Tracker:
         hx, hy = (round(v) for v in self._half_pixel(xy))
         r = max(1, int(radii * self.radius_px / 2))
         window = mask[max(0, hy - r) : hy + r + 1, max(0, hx - r) : hx + r + 1]
-        return bool(window.any())
+        return np.count_nonzero(window) > 0  # (a third of .any()'s cost on a few pixels)
 
     def _observe(
         self, t: float, occluders: tuple[Occluder, ...], changed: bool, moving: bool
