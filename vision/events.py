@@ -875,7 +875,9 @@ def cushion_contacts(
                 k, pts, times
             ):
                 continue
-            if _in_a_mouth_clear_of_its_jaw(table, rail, pts[k]):
+            if _in_a_mouth_clear_of_its_jaw(table, rail, pts[k]) or _deeper_at_once(
+                table, pts[k], gaps[:, r], k
+            ):
                 continue
             if _rolled_straight_on_unseen(pts, times, k):
                 continue
@@ -985,6 +987,20 @@ def _in_a_mouth_clear_of_its_jaw(table: Table, rail: Rail, xy: F64) -> bool:
         return False
     jaw_gaps = [float(jaw.gaps(xy[None, :])[0]) for jaw in table.jaws(pocket) if jaw.rail is rail]
     return min(jaw_gaps) > JAW_TURN_SLACK_MM
+
+
+def _deeper_at_once(table: Table, xy: F64, gap: F64, k: int) -> bool:
+    """Whether a ball seen turning at sample `k` (at `xy`) past a cushion's touching line in
+    a side pocket's mouth (`gap`, its gaps to that line, below 0) was seen deeper still two
+    sightings on: the mouth pulls a ball's seen centre about a sighting at a time (fresh 67's
+    1711: the 6 rolling slowly into the left side pocket at 120 fps, seen 4 mm deeper for one
+    frame and back, then deeper again, and down; fresh 57's 1453, the 8). A side pocket's
+    jaws face along the cushion: one turns a ball back out of the mouth, or along it. (In a
+    corner's mouth a ball falls in off the jaw it turns at: fresh 61's 1570, the 10.)"""
+    if not (gap[k] < 0.0 and k + 2 < len(gap) and gap[k + 2] < gap[k]):
+        return False
+    (pocket,), _ = table.nearest_pocket(xy[None, :])
+    return pocket in ("SL", "SR")
 
 
 def _off_its_spot_for_a_moment(

@@ -443,6 +443,42 @@ def test_a_ball_seen_wavering_in_a_corners_mouth_clear_of_the_jaw_met_no_cushion
     assert cushion_contacts(one, TABLE, 11.849, down) == []
 
 
+def _into_the_left_side_pocket(back_out: bool) -> tuple[Path, Disappearance | None]:
+    """Fresh 67's 1711, frame by frame at 120 fps: the 6 rolling slowly into the left side
+    pocket, 9 mm off its near jaw at the nearest, seen 4 mm deeper for a frame and back,
+    then deeper again, and down; or (`back_out`) turned back out from there."""
+    seen = [(1211.9, 43.9), (1217.1, 40.2), (1217.9, 39.1), (1220.7, 37.6), (1224.5, 36.7),
+            (1226.8, 32.1), (1228.1, 29.4), (1230.9, 25.4), (1231.2, 18.7), (1233.8, 18.8),
+            (1237.2, 18.7), (1240.0, 14.8), (1240.2, 19.3), (1242.9, 10.6)]  # fmt: skip
+    if back_out:
+        seen[-1:] = [(1242.9, 22.6), (1245.5, 26.1), (1248.0, 29.7)]
+    times = 5.7917 + np.arange(len(seen) + 2) / 120
+    six = _sightings(6, times, dict(enumerate(seen)))
+    return six, None if back_out else Disappearance(6, 5.91, "SL", 300.0)
+
+
+def test_a_ball_seen_wavering_going_down_a_side_pocket_met_no_cushion() -> None:
+    six, down = _into_the_left_side_pocket(back_out=False)
+    assert cushion_contacts(six, TABLE, 5.79, down) == []
+    # Turned back out there, it met a jaw.
+    six, down = _into_the_left_side_pocket(back_out=True)
+    assert [e.rail for e in cushion_contacts(six, TABLE, 5.79, down)] == ["left"]
+
+
+def test_a_ball_turned_by_a_corners_jaw_and_falling_in_off_it_touched_it() -> None:
+    # Fresh 61's 1570, frame by frame at 60 fps: the 10, going into the head-left corner,
+    # turned along the left cushion off its jaw 5 mm past the cushion's line, and fell in
+    # seen deeper from two frames on. (In a side pocket's mouth, that is the mouth pulling
+    # its seen centre about: above.)
+    times = 28.6 + np.arange(16) / FPS
+    seen = [(97.6, 61.4), (93.7, 56.8), (89.1, 49.5), (86.5, 42.2), (79.8, 36.3), (74.9, 29.5),
+            (71.4, 23.8), (63.0, 22.5), (55.4, 22.8), (49.5, 23.8), (42.2, 14.8), (36.7, 16.5),
+            (29.9, 14.5), (27.0, 13.0), (20.7, 11.8)]  # fmt: skip
+    ten = _sightings(10, times, dict(enumerate(seen)))
+    down = Disappearance(10, 28.846, "HL", 400.0)
+    assert "left" in [e.rail for e in cushion_contacts(ten, TABLE, 28.59, down)]
+
+
 def test_a_turn_off_a_jaws_rounding_short_of_the_other_cushions_line_counts() -> None:
     # Fresh 14's 385, frame by frame at 60 fps: the 2, off the left cushion, turns 15 mm
     # short of the head cushion's line 75 mm from the head-left corner: past where this
