@@ -242,6 +242,7 @@ class Track:
     reached_at: float | None = None  # when a ball in motion came within reach of it at rest
     reached_from: NDArray[np.float64] | None = None  # ...where that ball was then
     reached_speed: float = 0.0  # ...and how fast it went (0: pushed through a frozen ball)
+    reached_way: NDArray[np.float64] | None = None  # ...and which way (None: not known)
     # The cue ball at rest with the cue over it (lost under it) or aimed at it: a point back
     # along the cue, and when it was last seen there.
     cue_from: NDArray[np.float64] | None = None
@@ -985,6 +986,7 @@ class Tracker:
             if self._left_unseen(track, t, mask, looks_from):
                 hit = track.missing_since if self._hit_as_it_went(track, t) else t
                 track.reached_at, track.reached_from, track.reached_speed = hit, None, 0.0
+                track.reached_way = None
         # What a struck cue ball's track followed off its spot, if it was the cue.
         followed = {tid: self._followed_the_cue(self.tracks[tid], found, t) for tid in candidates}
         # A ball come to rest off its spot, found as the very disc it was found as last (its
@@ -1483,7 +1485,7 @@ class Tracker:
         """A ball found at rest where `track.xy` is, as `disc` and looking like `look`."""
         track.t, track.rest_xy = t, track.xy.copy()
         track.velocity, track.reached_at, track.hidden_at_rest = np.zeros(2), None, None
-        track.reached_from, track.cue_from = None, None
+        track.reached_from, track.reached_way, track.cue_from = None, None, None
         track.left_at, track.strayed, track.in_reference = None, False, True
         track.seen, track.missing_since = True, None
         # Only what it looks like now: tracks can swap in a crowd, so a look from before this
@@ -2166,6 +2168,7 @@ class Tracker:
                     ball.reached_at = t
                     ball.reached_from = None if hitter is None else hitter.xy.copy()
                     ball.reached_speed = 0.0 if hitter is None else hitter.speed
+                    ball.reached_way = None if hitter is None else _heading(hitter)
             return True
         return any(self._in_reach_of_the_unseen_cue_ball(ball, t) for ball in frozen)
 
@@ -2330,7 +2333,32 @@ class Tracker:
             # 26 mm towards the cue ball in the frame of the hit, then took the cue ball itself,
             # 56 mm back past the 1's spot, over the 1's own streak).)
             back |= _back_towards(track.rest_xy, track.reached_from, found, margin)
+            if hit_unseen_at is None:
+                back |= self._across_its_hitters_way(track, found, t)
         return back
+
+    def _across_its_hitters_way(
+        self, track: Track, found: NDArray[np.float64], t: float
+    ) -> NDArray[np.bool_]:
+        """Which detections lie across the way its hitter came, from the side its spot was
+        on: a ball hit goes off along the line of centres, to the side of the hitter's way
+        that its centre lay on (unless it can have come back across off the cushion that
+        side), as the hitter goes off to the other (fresh 66's 1690: the maroon 7 on red
+        cloth, cut at 2.8 m/s beside the shooter's arm, merged with the arm's blob; its track
+        took a piece of the hand 158 mm off, across the cue ball's way, and lost it)."""
+        across = np.zeros(len(found), bool)
+        if track.reached_way is None or track.reached_from is None or track.rest_xy is None:
+            return across
+        side = np.array([-track.reached_way[1], track.reached_way[0]])
+        offset = float((track.rest_xy - track.reached_from) @ side)
+        if abs(offset) < MOVED_MM:
+            return across  # hit full on: it goes on along the hitter's way
+        if offset < 0:
+            side = -side
+        assert track.reached_at is not None
+        beyond, _ = self._to_a_cushion(track.rest_xy, side)
+        margin = max(BALL_RADIUS_MM, track.reached_speed * (t - track.reached_at) - 2 * beyond)
+        return np.asarray((found - track.rest_xy) @ side < -margin)
 
     def _back_off_the_cushion_behind(self, track: Track, since_s: float) -> float:
         """How far back past where it was hit a ball hit `since_s` ago can have come, off the
@@ -2607,6 +2635,7 @@ class Tracker:
                 other.reached_at = max(other.missing_since, lost)
                 other.reached_from = mover.xy.copy()
                 other.reached_speed = mover.pace_in
+                other.reached_way = _heading(mover)
 
     def _met_full_on(self, track: Track, t: float) -> NDArray[np.float64] | None:
         """Where a ball rolling on meets a ball at rest on its way by now, nearly full on (its
@@ -3200,6 +3229,12 @@ def _holes_seen(
         middle = seen.mean(axis=0)
         holes.append((middle, float(np.linalg.norm(seen - middle, axis=1).mean()), seen))
     return holes
+
+
+def _heading(track: Track) -> NDArray[np.float64] | None:
+    """Which way a ball is going (a unit vector), if it is going fast enough to tell."""
+    speed = track.speed
+    return None if speed < TURN_BACK_SPEED_MM_S else track.velocity / speed
 
 
 def _within_cone(

@@ -348,6 +348,32 @@ def test_a_ball_just_hit_found_on_its_hitters_side_is_given_no_way_back_at_it() 
     ]
 
 
+def test_a_ball_just_cut_is_not_found_across_the_way_its_hitter_came() -> None:
+    # Fresh 66's 1690 (60 fps): the cue ball at 2.8 m/s, heading (0.49, 0.87), cut the maroon
+    # 7 resting on its right; the 7 went off along the line of centres, (0.83, 0.56), merged
+    # with the shooter's arm, and its track took a piece of the hand 158 mm off across the
+    # cue ball's way (only 21 mm back towards where the cue ball was a frame before the hit).
+    tracker, (seven,) = at_rest_named(
+        ("cue", 7), {(278.0, 185.0): RED, (900.0, 600.0): WHITE}, {(278.0, 185.0): 7}
+    )
+    t = 3 / 60
+    seven.reached_at, seven.reached_speed = t, 2800.0
+    seven.reached_from, seven.reached_way = np.array([195.4, 90.2]), np.array([0.49, 0.87])
+    assert seven.rest_xy is not None
+    piece, on_its_way, by_its_spot = seven.rest_xy + np.array(
+        [[-132.0, 88.0], [64.0, 44.0], [-8.0, 16.0]]
+    )
+    found = np.array([piece, on_its_way, by_its_spot])
+    assert tracker._back_towards_its_hitter(seven, found, None, t + 2 / 60).tolist() == [
+        True,
+        False,
+        False,
+    ]
+    # Hit full on, it may go either side of its hitter's way.
+    seven.reached_from = seven.rest_xy - 100.0 * seven.reached_way
+    assert not tracker._back_towards_its_hitter(seven, found, None, t + 2 / 60).any()
+
+
 def test_a_ball_hit_into_the_cushion_just_behind_it_is_seen_coming_back_past_its_spot() -> None:
     # Held-out 002's fourth shot under the dark camera look (0.85 s): the cue ball at 3 m/s
     # hit the 2 resting 10 mm off the left cushion, and went on into the head-left corner;
