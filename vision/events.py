@@ -1277,8 +1277,8 @@ def _sent_back_off(
     and with no ball meeting it from the cushion's side to send it back. Going towards the
     cushion, nothing else turns it (fresh 67's 1724: the 2, 21 mm off the head cushion,
     struck full into it by the cue ball, came back into the stunned cue ball at once and
-    went on slowly: slower than twice the pace it went in at, and seen going in and on its
-    way back only beside the cue ball). It met it when it was seen nearest it."""
+    went on slowly, at less than half the pace it went in at, seen going in and on its way
+    back only beside the cue ball). It met it when it was seen nearest it."""
     back = np.nonzero(gaps > rested + 2 * BALL_RADIUS_MM)[0]
     if not len(back):
         return None
