@@ -2356,15 +2356,18 @@ class Tracker:
         if offset < 0:
             side = -side
         assert track.reached_at is not None
-        beyond, _ = self._to_a_cushion(track.rest_xy, side)
-        margin = max(BALL_RADIUS_MM, track.reached_speed * (t - track.reached_at) - 2 * beyond)
-        return np.asarray((found - track.rest_xy) @ side < -margin)
+        back = self._back_off_the_cushion_behind(track, t - track.reached_at, side)
+        return np.asarray((found - track.rest_xy) @ side < -max(BALL_RADIUS_MM, back))
 
-    def _back_off_the_cushion_behind(self, track: Track, since_s: float) -> float:
+    def _back_off_the_cushion_behind(
+        self, track: Track, since_s: float, sent: NDArray[np.float64] | None = None
+    ) -> float:
         """How far back past where it was hit a ball hit `since_s` ago can have come, off the
-        cushion behind it at its hitter's pace (negative: not back yet)."""
+        cushion it was sent towards (`sent`; by default away from where its hitter was) at
+        its hitter's pace (negative: not back yet)."""
         assert track.reached_from is not None
-        behind, _ = self._to_a_cushion(track.xy, track.xy - track.reached_from)
+        away = track.xy - track.reached_from if sent is None else sent
+        behind, _ = self._to_a_cushion(track.xy, away)
         return track.reached_speed * since_s - 2 * behind
 
     def _on_its_hitters_side(self, track: Track, xy: NDArray[np.float64], t: float) -> bool:
