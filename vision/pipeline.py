@@ -41,6 +41,7 @@ from vision.events import (
 )
 from vision.exposure import Exposure, Light
 from vision.fusion import FELT_AFTER_LOST_S, fuse_pulses
+from vision.geometry import BALL_RADIUS_MM
 from vision.identify import BallKey
 from vision.tracker import Observation, Track, Tracker
 
@@ -49,6 +50,7 @@ REST_S = 0.3  # every ball still this long: the shot is over
 PRE_ROLL_S = 0.5  # frames kept from before a strike is noticed
 STRIKE_MM = 6.0  # the cue ball this far from its spot, and moving: a strike
 MAX_SHOT_S = 60.0
+STRUCK_PACE_MM_S = 500.0  # a ball rolling slower is seen on its way (no streak)
 CREEP_MM = 2.0  # a ball whose mean position moves this much in REST_S / 3 is still rolling
 # How much later than the first ball to leave its spot the cue ball's path may show its first
 # contact (beyond a frame): the two times are estimated differently.
@@ -198,8 +200,9 @@ class ShotDetector:
             alike = () if hidden else self.tracker.cue_look_alikes()
             for track in (cue[0], *alike):
                 if self._left_its_spot(track, STRIKE_MM):
-                    if track is not cue[0]:
-                        self.tracker.swap_with_the_cue_ball(track)
+                    striker = track if track is not cue[0] else self._struck_into(track)
+                    if striker is not None:
+                        self.tracker.swap_with_the_cue_ball(striker)
                     return True
             if not hidden:
                 return False
@@ -246,6 +249,49 @@ class ShotDetector:
             for tid, xy in observation.positions.items()
             if tid != cue[0] and xy is not None and tid in self._shot_start
         )
+
+    def _struck_into(self, cue: Track) -> Track | None:
+        """The look-alike of the ball named the cue ball (a 9 with its stripe turned under) that
+        was the cue ball, struck into the one named so: it went out of sight on its spot while
+        the one named so still lay on its, and that one went off its spot on a way a ball
+        from there could have sent it, a ball seen now where such a ball would have met it
+        (fresh 69's 1760: the two named each for the other at rest, the shot was begun by the
+        9, knocked off its spot, and the cue ball's first contact lost)."""
+        assert cue.rest_xy is not None
+        tid = next(i for i, track in self.tracker.tracks.items() if track is cue)
+        for alike in self.tracker.cue_look_alikes():
+            # (Found again already, it went out of sight when it was hidden at rest.)
+            seen = alike.missing_since is None
+            lost = alike.hidden_at_rest if seen else alike.missing_since
+            if lost is None or alike.rest_xy is None:
+                continue
+            apart = cue.rest_xy - alike.rest_xy
+            gap = float(np.hypot(*apart))
+            # (Struck hard enough to streak out of sight, it soon met the other.)
+            if self._last_t - lost > max(gap - 2 * BALL_RADIUS_MM, 0.0) / STRUCK_PACE_MM_S:
+                continue
+            if not any(
+                o.t >= lost
+                and (xy := o.positions.get(tid)) is not None
+                and math.dist(xy, cue.rest_xy) <= STRIKE_MM
+                for o in self._history
+            ):
+                continue
+            gone = cue.xy - cue.rest_xy
+            # (A ball from the look-alike's spot sends it off along the line of their centres
+            # as they meet, the hitter behind it on that line: its way off leads away from
+            # that spot by more than a ball's width.)
+            if float(gone @ apart) / float(np.hypot(*gone)) <= 2 * BALL_RADIUS_MM:
+                continue
+            # Where it is seen now, or a ball no track took.
+            there = [alike.xy] if seen else self.tracker.found_untaken()
+            if any(
+                math.dist(xy, cue.rest_xy) <= 3 * BALL_RADIUS_MM
+                and math.dist(xy, alike.rest_xy) < gap
+                for xy in there
+            ):
+                return alike
+        return None
 
     @staticmethod
     def _left_its_spot(track: Track, mm: float) -> bool:

@@ -1656,6 +1656,15 @@ class Tracker:
         reach = 2 * BALL_RADIUS_MM + track.fastest_unseen * (t - track.t)
         return np.asarray(np.hypot(*(found - track.xy).T) <= reach)
 
+    def found_untaken(self) -> list[NDArray[np.float64]]:
+        """What the latest frame found (table points) that no ball in sight is at."""
+        seen = [track.xy for track in self.tracks.values() if track.missing_since is None]
+        return [
+            xy
+            for xy in self._latest_found
+            if all(math.dist(xy, other) > BALL_RADIUS_MM for other in seen)
+        ]
+
     def cue_look_alikes(self) -> list[Track]:
         """The balls that may be the cue ball as well as the one named so (see
         _find_cue_look_alikes)."""

@@ -354,6 +354,71 @@ def test_a_ball_that_looks_just_like_the_cue_ball_and_leaves_its_spot_on_its_own
     assert np.hypot(*(whites[struck] + heading * contact - (x, y))) < 10.0
 
 
+def test_a_look_alike_unseen_as_it_is_struck_into_the_ball_named_the_cue_ball_is_it() -> None:
+    # Fresh 69's 1760: the cue ball and a 9 with its stripe turned under, named each for the
+    # other at rest. The cue ball, struck at 4 m/s, is out of sight (a streak merged with the
+    # cue) until it meets the other white, which it sends off into the 3; it is seen again
+    # as they part, creeping on.
+    whites = [np.array([700.0, 640.0]), np.array([1000.0, 640.0])]
+    red = np.array([1600.0, 640.0])
+    detector = ShotDetector(CAL, ("cue", 3, 9))
+    t, facts = 0.0, []
+    for _ in range(60):
+        facts += detector.on_frame(t, frame({(*whites[0],): WHITE, (*whites[1],): WHITE,
+                                             (*red,): RED}))  # fmt: skip
+        t += 1 / FPS
+    ((x, y),) = visible(detector, 9)
+    struck = min(range(2), key=lambda i: float(np.hypot(*(whites[i] - (x, y)))))
+    other = whites[1 - struck]
+    heading = (other - whites[struck]) / np.linalg.norm(other - whites[struck])
+    met = other - heading * 2 * 28.575
+    rolls_to_the_3 = float(np.linalg.norm(red - other)) - 2 * 28.575
+    for i in range(150):
+        balls: dict[tuple[float, float], tuple[int, int, int]] = {}
+        if i >= 4:
+            balls[(*(met + heading * min((i - 4) * 2.0, 30.0)),)] = WHITE
+        rolled = min(max(i - 3, 0) * 50.0, rolls_to_the_3)
+        balls[(*(other + heading * rolled),)] = WHITE
+        balls[(*(red + heading * min(max((i - 3) * 50.0 - rolls_to_the_3, 0.0), 200.0)),)] = RED
+        facts += detector.on_frame(t, frame(balls))
+        t += 1 / FPS
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["first_contact"] == 9
+
+
+def test_a_look_alike_hidden_by_an_arm_as_the_cue_ball_is_struck_away_from_it_is_not_it() -> None:
+    # The same two whites; an arm comes down over the one named the 9 just before the one
+    # named the cue ball is struck straight away from it: nothing comes from under the arm.
+    whites = [np.array([700.0, 640.0]), np.array([1000.0, 640.0])]
+    red = np.array([1600.0, 640.0])
+    detector = ShotDetector(CAL, ("cue", 3, 9))
+    t, facts = 0.0, []
+    for _ in range(60):
+        facts += detector.on_frame(t, frame({(*whites[0],): WHITE, (*whites[1],): WHITE,
+                                             (*red,): RED}))  # fmt: skip
+        t += 1 / FPS
+    ((x, y),) = visible(detector, "cue")
+    cue = min(range(2), key=lambda i: float(np.hypot(*(whites[i] - (x, y)))))
+    under = whites[1 - cue]
+    heading = (whites[cue] - under) / np.linalg.norm(whites[cue] - under)
+    rolls_to_the_3 = float(np.linalg.norm(red - whites[cue])) - 2 * 28.575
+    for i in range(150):
+        rolled = min(max(i - 3, 0) * 50.0, rolls_to_the_3)
+        balls = {
+            (*(whites[cue] + heading * rolled),): WHITE,
+            (*(red + heading * min(max((i - 3) * 50.0 - rolls_to_the_3, 0.0), 200.0)),): RED,
+        }
+        facts += detector.on_frame(t, frame(balls, arm=(float(under[0]), float(under[1]))))
+        t += 1 / FPS
+        if i == 10:  # rolling to the 3: the ball going is the cue ball
+            ((x, y),) = visible(detector, "cue")
+            assert np.hypot(*(whites[cue] + heading * rolled - (x, y))) < 10.0
+    facts += detector.finish()
+    (shot,) = facts
+    assert shot["first_contact"] == 3
+
+
 def test_a_cue_ball_struck_out_of_sight_shows_its_shot_by_the_ball_it_sends_off() -> None:
     # Under the bridge arm, the cue ball is struck into the 3 a centimetre away, which rolls
     # off at 1.2 m/s; the cue ball is seen again only when the arm is gone.
