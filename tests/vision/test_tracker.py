@@ -2513,3 +2513,30 @@ def test_the_cue_tip_behind_the_struck_cue_ball_is_not_it_with_a_ball_far_ahead(
     (cue,) = [tr for tr in tracker.tracks.values() if tr.key == "cue"]
     found = np.array([[760.0, 640.0], [890.0, 643.0]])
     assert tracker._behind(cue, found, 12 / 60).tolist() == [True, False]
+
+
+def test_a_ball_cut_towards_a_pocket_s_mouth_reaches_it_no_sooner_than_the_cut_allows() -> None:
+    # Fresh 69's 1761: the 1, resting by the foot-left corner, was cut by the cue ball at 3.6
+    # m/s towards the left cushion beside the corner's mouth and lost as it was hit. Held to
+    # go off at its hitter's pace, it was taken to be in the mouth (down, or back out right
+    # there) two frames on, when it was seen halfway there: lost, with its two cushions. A
+    # cut ball goes off slower than its hitter came, by the cosine of the cut.
+    tracker = Tracker(CALIBRATION, ("cue", 1))
+    one = Track(1, np.array([2400.0, 100.0]), 0.0, rest_xy=np.array([2400.0, 100.0]))
+    way = np.array([0.5, -math.sqrt(3) / 2])  # off towards the left cushion by the corner
+    one.reached_at, one.reached_speed = 0.0, 3000.0
+    one.reached_from = one.xy - way * 2 * BALL_RADIUS_MM
+    one.missing_since = 0.0
+    tracker.tracks[0] = one
+    to_cushion = (100.0 - BALL_RADIUS_MM) / (math.sqrt(3) / 2)
+    assert tracker._in_a_mouth(one.xy + way * to_cushion)
+    # Hit full, it is there by the time its hitter's pace takes it.
+    one.reached_way = way
+    assert tracker._lost_going_in(one, 1.1 * to_cushion / 3000.0)
+    # Cut at 60 degrees, it goes at half that pace: not there yet, there later.
+    one.reached_way = np.array([1.0, 0.0])
+    assert not tracker._lost_going_in(one, 1.1 * to_cushion / 3000.0)
+    assert tracker._lost_going_in(one, 1.1 * to_cushion / 1500.0)
+    # Its hitter's way not known, its pace is all there is to go by.
+    one.reached_way = None
+    assert tracker._lost_going_in(one, 1.1 * to_cushion / 3000.0)
