@@ -217,10 +217,12 @@ class Track:
     xy: NDArray[np.float64]
     t: float
     velocity: NDArray[np.float64] = field(default_factory=lambda: np.zeros(2))
-    # Its top speed over the sightings of the last look back (from `top_speed_t`): the pace
-    # it went into a pocket's mouth at, when its last step there was cut short by a jaw.
+    # Its top speed over the sightings of the last look back (`paces`: when, and how fast):
+    # the pace it went into a pocket's mouth or a cushion at, when its last step there was
+    # cut short (fresh 69's 1756: the 4, its last step squeezed against a cushion and lost
+    # coming back off it, was held to a tenth of its pace, and not taken up where found).
     top_speed: float = 0.0
-    top_speed_t: float = -1e9
+    paces: list[tuple[float, float]] = field(default_factory=list)
     rest_xy: NDArray[np.float64] | None = None
     seen: bool = True
     missing_since: float | None = None
@@ -260,6 +262,16 @@ class Track:
 
     def predicted(self, t: float) -> NDArray[np.float64]:
         return self.xy + self.velocity * (t - self.t)
+
+    def note_pace(self, t: float) -> None:
+        """Note its speed as it is seen at `t` (before its position and time are: the look
+        back runs from its last sighting, its time out of sight not counted, for a step back
+        into sight from the jaws is no measure of its pace)."""
+        self.paces = [
+            (when, pace) for when, pace in self.paces if when >= self.t - MOTION_LOOKBACK_S
+        ]
+        self.paces.append((t, self.speed))
+        self.top_speed = max(pace for _, pace in self.paces)
 
     @property
     def speed(self) -> float:
@@ -1215,10 +1227,7 @@ class Tracker:
                 track.hidden_at_rest = track.missing_since
                 if track.rest_xy is not None and np.hypot(*(xy - track.rest_xy)) > MOVED_MM:
                     track.left_at = t
-            # (Its top speed is kept through a time out of sight: a step back into sight
-            # from the jaws is no measure of its pace.)
-            if track.speed >= track.top_speed or track.t - track.top_speed_t > MOTION_LOOKBACK_S:
-                track.top_speed, track.top_speed_t = track.speed, t
+            track.note_pace(t)
             track.xy = xy
             track.t = t
             track.seen = True

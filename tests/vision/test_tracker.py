@@ -2540,3 +2540,25 @@ def test_a_ball_cut_towards_a_pocket_s_mouth_reaches_it_no_sooner_than_the_cut_a
     # Its hitter's way not known, its pace is all there is to go by.
     one.reached_way = None
     assert tracker._lost_going_in(one, 1.1 * to_cushion / 3000.0)
+
+
+def test_a_ball_s_pace_is_its_fastest_over_the_last_look_back() -> None:
+    # Fresh 69's 1756: the purple 4 on purple cloth, found faint slowing from 3.7 to 3 m/s
+    # into the left cushion, was last seen squeezed against it, 5 mm on. Its top speed was
+    # the one it was first seen at, dropped as that grew older than the look back: its pace
+    # was the squeezed step's 0.27 m/s, it was looked for coming back off the cushion at a
+    # tenth of that, and lost; its three cushions went with it.
+    four = Track(4, np.array([1800.0, 150.0]), 0.0)
+    for i, pace in enumerate(
+        [3750.0, 3400.0, 3450.0, 3470.0, 3020.0, 3010.0, 3000.0, 2990.0, 267.0]
+    ):
+        t = (i + 1) / 60
+        four.velocity = np.array([pace, 0.0])
+        four.note_pace(t)
+        four.t = t
+    assert four.pace_in == pytest.approx(3470.0)  # the fastest of the last 0.1 s
+    # Out of sight a while, it is as fast as it was last seen going: seen again later,
+    # slowly (a step back out of the jaws), the time between is not counted.
+    four.velocity = np.array([100.0, 0.0])
+    four.note_pace(1.0)
+    assert four.pace_in == pytest.approx(3470.0)
