@@ -323,19 +323,29 @@ def test_a_ball_that_crept_into_a_cushion_and_back_out_is_not_at_rest() -> None:
     assert ShotDetector._at_rest(still, t_end)  # a ball's jitter at rest is no creep
 
 
+def _two_whites_at_rest(
+    whites: list[NDArray[np.float64]], red: NDArray[np.float64], named: object
+) -> tuple[ShotDetector, float, int]:
+    """A detector that has watched two white balls (the cue ball, and a 9 with its stripe
+    turned under) and the 3 at rest for a second; the time then, and which of the two it
+    names `named` (their names at rest are a toss-up)."""
+    detector = ShotDetector(CAL, ("cue", 3, 9))
+    t = 0.0
+    for _ in range(60):
+        assert detector.on_frame(t, frame({(*whites[0],): WHITE, (*whites[1],): WHITE,
+                                           (*red,): RED})) == []  # fmt: skip
+        t += 1 / FPS
+    ((x, y),) = visible(detector, named)
+    return detector, t, min(range(2), key=lambda i: float(np.hypot(*(whites[i] - (x, y)))))
+
+
 def test_a_ball_that_looks_just_like_the_cue_ball_and_leaves_its_spot_on_its_own_is_it() -> None:
     # Two white balls: the cue ball, and a 9 with its stripe turned under. Their names at rest
     # are a toss-up; the one the player strikes is the cue ball.
     whites = [np.array([700.0, 640.0]), np.array([1500.0, 300.0])]
     red = np.array([2200.0, 900.0])
-    detector = ShotDetector(CAL, ("cue", 3, 9))
-    t, facts = 0.0, []
-    for _ in range(60):
-        facts += detector.on_frame(t, frame({(*whites[0],): WHITE, (*whites[1],): WHITE,
-                                             (*red,): RED}))  # fmt: skip
-        t += 1 / FPS
-    ((x, y),) = visible(detector, 9)
-    struck = min(range(2), key=lambda i: float(np.hypot(*(whites[i] - (x, y)))))
+    detector, t, struck = _two_whites_at_rest(whites, red, 9)
+    facts = []
     # Struck at 1.8 m/s into the 3, which rolls on 300 mm.
     heading = (red - whites[struck]) / np.linalg.norm(red - whites[struck])
     contact = float(np.linalg.norm(red - whites[struck])) - 2 * 28.575
@@ -361,14 +371,8 @@ def test_a_look_alike_unseen_as_it_is_struck_into_the_ball_named_the_cue_ball_is
     # as they part, creeping on.
     whites = [np.array([700.0, 640.0]), np.array([1000.0, 640.0])]
     red = np.array([1600.0, 640.0])
-    detector = ShotDetector(CAL, ("cue", 3, 9))
-    t, facts = 0.0, []
-    for _ in range(60):
-        facts += detector.on_frame(t, frame({(*whites[0],): WHITE, (*whites[1],): WHITE,
-                                             (*red,): RED}))  # fmt: skip
-        t += 1 / FPS
-    ((x, y),) = visible(detector, 9)
-    struck = min(range(2), key=lambda i: float(np.hypot(*(whites[i] - (x, y)))))
+    detector, t, struck = _two_whites_at_rest(whites, red, 9)
+    facts = []
     other = whites[1 - struck]
     heading = (other - whites[struck]) / np.linalg.norm(other - whites[struck])
     met = other - heading * 2 * 28.575
@@ -392,14 +396,8 @@ def test_a_look_alike_hidden_by_an_arm_as_the_cue_ball_is_struck_away_from_it_is
     # named the cue ball is struck straight away from it: nothing comes from under the arm.
     whites = [np.array([700.0, 640.0]), np.array([1000.0, 640.0])]
     red = np.array([1600.0, 640.0])
-    detector = ShotDetector(CAL, ("cue", 3, 9))
-    t, facts = 0.0, []
-    for _ in range(60):
-        facts += detector.on_frame(t, frame({(*whites[0],): WHITE, (*whites[1],): WHITE,
-                                             (*red,): RED}))  # fmt: skip
-        t += 1 / FPS
-    ((x, y),) = visible(detector, "cue")
-    cue = min(range(2), key=lambda i: float(np.hypot(*(whites[i] - (x, y)))))
+    detector, t, cue = _two_whites_at_rest(whites, red, "cue")
+    facts = []
     under = whites[1 - cue]
     heading = (whites[cue] - under) / np.linalg.norm(whites[cue] - under)
     rolls_to_the_3 = float(np.linalg.norm(red - whites[cue])) - 2 * 28.575
