@@ -217,12 +217,13 @@ class Track:
     xy: NDArray[np.float64]
     t: float
     velocity: NDArray[np.float64] = field(default_factory=lambda: np.zeros(2))
-    # Its top speed over the sightings of the last look back (`paces`: when, and how fast):
+    # Its top speed over the sightings of the last look back (`paces`: when, and how fast,
+    # oldest first; the top worked out once a sighting, as it is asked many times a frame):
     # the pace it went into a pocket's mouth or a cushion at, when its last step there was
     # cut short (fresh 69's 1756: the 4, its last step squeezed against a cushion and lost
     # coming back off it, was held to a tenth of its pace, and not taken up where found).
     top_speed: float = 0.0
-    paces: list[tuple[float, float]] = field(default_factory=list)
+    paces: deque[tuple[float, float]] = field(default_factory=deque)
     rest_xy: NDArray[np.float64] | None = None
     seen: bool = True
     missing_since: float | None = None
@@ -267,9 +268,8 @@ class Track:
         """Note its speed as it is seen at `t` (before its position and time are: the look
         back runs from its last sighting, its time out of sight not counted, for a step back
         into sight from the jaws is no measure of its pace)."""
-        self.paces = [
-            (when, pace) for when, pace in self.paces if when >= self.t - MOTION_LOOKBACK_S
-        ]
+        while self.paces and self.paces[0][0] < self.t - MOTION_LOOKBACK_S:
+            self.paces.popleft()
         self.paces.append((t, self.speed))
         self.top_speed = max(pace for _, pace in self.paces)
 

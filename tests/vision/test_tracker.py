@@ -2546,8 +2546,8 @@ def test_a_ball_s_pace_is_its_fastest_over_the_last_look_back() -> None:
     # Fresh 69's 1756: the purple 4 on purple cloth, found faint slowing from 3.7 to 3 m/s
     # into the left cushion, was last seen squeezed against it, 5 mm on. Its top speed was
     # the one it was first seen at, dropped as that grew older than the look back: its pace
-    # was the squeezed step's 0.27 m/s, it was looked for coming back off the cushion at a
-    # tenth of that, and lost; its three cushions went with it.
+    # was the squeezed step's 0.27 m/s, a tenth of its own, and coming back off the cushion
+    # it was not taken up where it was found; its three cushions went with it.
     four = Track(4, np.array([1800.0, 150.0]), 0.0)
     for i, pace in enumerate(
         [3750.0, 3400.0, 3450.0, 3470.0, 3020.0, 3010.0, 3000.0, 2990.0, 267.0]
